@@ -1,0 +1,187 @@
+// Public C++ API of the attention engine: scaled dot-product attention
+// (materialized, chunked with online softmax, scalar reference), the lesson's
+// statistics, seeded experiments and the memory-cost model.
+// Shape letters, used everywhere in engine/:
+//   L queries, S keys, d_k query/key width, d_v value width.
+//   q: (L, d_k)  k: (S, d_k)  v: (S, d_v)  scores, weights: (L, S)  out: (L, d_v)
+// All matrices are row-major float32. This header does not do training,
+// multiple heads or batching: the caller loops over those.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace attn {
+
+// ---------------------------------------------------------------- errors
+enum class ErrorCode {
+  ShapeMismatch,  // e.g. q.cols != k.cols, v.rows != k.rows, mask not L×S
+  ZeroDimension,  // a dimension is 0
+  NonFinite,      // NaN or ±inf in an input matrix or option
+  TooLarge,       // the request would need more memory than the budget
+  BadArgument     // scale <= 0, block size 0, unknown variant, ...
+};
+
+// Thrown by every entry point before anything large is allocated.
+class Error : public std::runtime_error {
+ public:
+  Error(ErrorCode code, const std::string& message)
+      : std::runtime_error(message), code_(code) {}
+  ErrorCode code() const { return code_; }
+ private:
+  ErrorCode code_;
+};
+
+const char* error_code_name(ErrorCode code);  // "ShapeMismatch", ...
+
+// ---------------------------------------------------------------- matrices
+// Non-owning view of a row-major matrix.
+struct MatrixView {
+  const float* data = nullptr;
+  std::size_t rows = 0;
+  std::size_t cols = 0;
+};
+
+// Owning row-major matrix.
+struct Matrix {
+  std::vector<float> data;
+  std::size_t rows = 0;
+  std::size_t cols = 0;
+  Matrix() = default;
+  Matrix(std::size_t r, std::size_t c, float fill = 0.0f) : data(r * c, fill), rows(r), cols(c) {}
+  float& at(std::size_t i, std::size_t j) { return data[i * cols + j]; }
+  float at(std::size_t i, std::size_t j) const { return data[i * cols + j]; }
+  MatrixView view() const { return {data.data(), rows, cols}; }
+};
+
+// ---------------------------------------------------------------- memory budget
+// Largest number of bytes one call may allocate for its own work (scores,
+// weights, tiles, outputs). Defaults: 4 GiB minus what the wasm heap already
+// uses under Emscripten (wasm32 cannot address more), 8 GiB natively.
+std::size_t memory_budget();
+void set_memory_budget(std::size_t bytes);  // 0 restores the default
+
+// ---------------------------------------------------------------- attention
+enum class Variant { Materialized, Chunked, Reference };
+
+struct AttentionOptions {
+  bool causal = false;             // PyTorch is_causal: query i sees keys j <= i + row_offset
+  std::optional<float> scale;      // nullopt: 1/sqrt(d_k). "No scaling" is scale = 1.
+  Variant variant = Variant::Materialized;
+  std::size_t block_q = 32;        // chunked only: query rows per tile (any positive size)
+  std::size_t block_k = 32;        // chunked only: key rows per tile (any positive size)
+  const std::uint8_t* mask = nullptr;  // optional L×S, 1 = visible, 0 = hidden
+  bool return_weights = false;     // also return scores and weights (not with Chunked)
+  std::size_t row_offset = 0;      // global index of q's first row, for the causal mask
+                                   // when a caller splits Q into slices (progress bars)
+};
+
+struct AttentionResult {
+  Matrix out;                      // (L, d_v)
+  Matrix scores;                   // (L, S) scaled logits, hidden entries = -inf; empty unless return_weights
+  Matrix weights;                  // (L, S); empty unless return_weights
+  std::size_t scratch_bytes = 0;   // bytes of working memory the kernel used (excluding inputs and out)
+  std::vector<std::uint32_t> masked_rows;  // rows with no visible key: out row = 0, weights row = 0
+};
+
+AttentionResult attention(MatrixView q, MatrixView k, MatrixView v, const AttentionOptions& opt);
+
+// Step-by-step trace of online softmax for ONE query row, for the lesson.
+struct OnlineSoftmaxStep {
+  std::size_t tile = 0;            // tile index
+  std::size_t key_begin = 0;       // keys [key_begin, key_end) of this tile
+  std::size_t key_end = 0;
+  float tile_max = 0;              // max scaled logit inside the tile (-inf if all hidden)
+  float m_old = 0, m_new = 0;      // running max before / after the tile
+  float rescale = 0;               // exp(m_old - m_new); 0 on the first visible tile
+  float l_old = 0, l_new = 0;      // running sum before / after the tile
+  std::vector<float> acc;          // unnormalised output accumulator after the tile (d_v)
+};
+struct OnlineSoftmaxTrace {
+  std::vector<OnlineSoftmaxStep> steps;
+  std::vector<float> out;          // acc / l at the end (d_v); zeros when fully masked
+  std::vector<float> reference;    // the same row computed by the scalar reference
+  float max_abs_diff = 0;          // max |out - reference|
+};
+OnlineSoftmaxTrace online_softmax_trace(MatrixView q, MatrixView k, MatrixView v, std::size_t row,
+                                        std::size_t block_k, bool causal, std::optional<float> scale);
+
+// Softmax of one row, with or without subtracting the row max first (the
+// lesson shows the overflow the subtraction prevents). float32 throughout.
+struct SoftmaxRowResult {
+  std::vector<float> weights;
+  bool overflowed = false;         // some exp() was inf or the result has NaN
+};
+SoftmaxRowResult softmax_row(const std::vector<float>& logits, bool subtract_max);
+
+// ---------------------------------------------------------------- statistics
+struct RowStats {
+  std::vector<float> entropy;      // nats, per row (0 for a masked all-zero row)
+  std::vector<float> max_weight;   // per row
+};
+RowStats row_stats(MatrixView weights);
+
+struct LogitStats {
+  double mean_sq_unscaled = 0;     // mean over all L×S pairs of (q·k)^2
+  double rms_unscaled = 0;         // sqrt of the above
+  double mean_sq_scaled = 0;       // same after multiplying by scale
+  double rms_scaled = 0;
+};
+LogitStats logit_stats(MatrixView q, MatrixView k, std::optional<float> scale);
+
+// Frobenius norm of the softmax Jacobian diag(p) - p pᵀ for one weights row;
+// it goes to 0 as the row becomes one-hot (the vanishing gradient).
+double softmax_jacobian_norm(const float* p, std::size_t n);
+
+// ---------------------------------------------------------------- experiments
+// Deterministic normal generator: SplitMix64 seeds xoshiro256**, Box–Muller
+// in double, cast to float. The same stream natively and in WebAssembly.
+class NormalRng {
+ public:
+  explicit NormalRng(std::uint64_t seed);
+  std::uint64_t next_u64();
+  double next_uniform();           // [0, 1) from the top 53 bits
+  float next_normal();             // N(0, 1)
+ private:
+  std::uint64_t s_[4];
+  bool has_spare_ = false;
+  double spare_ = 0;
+};
+
+// Fills a rows×cols matrix with N(0,1) draws, row by row, from rng.
+Matrix random_normal(NormalRng& rng, std::size_t rows, std::size_t cols);
+
+struct ExperimentRow {
+  std::uint64_t seed = 0;
+  double max_weight = 0;           // largest weight anywhere in the n×n matrix
+  double mean_entropy = 0;         // mean row entropy, nats
+  double entropy_share = 0;        // mean_entropy / ln n
+  double mean_sq_logit = 0;        // mean (q·k)^2, unscaled
+  double rms_logit = 0;            // rms of the logits softmax actually saw (scaled if scale)
+  double jacobian_norm = 0;        // mean over rows of softmax_jacobian_norm
+};
+struct ExperimentResult {
+  std::vector<ExperimentRow> per_seed;
+  ExperimentRow mean;              // field-wise mean over seeds (seed = 0)
+  double uniform_entropy = 0;      // ln n
+};
+// For each seed: Q, K (n×d_k) drawn from NormalRng(seed), Q first, then K.
+// scale=true divides logits by sqrt(d_k); false leaves them as they are.
+ExperimentResult experiment(std::size_t n, std::size_t d_k, const std::vector<std::uint64_t>& seeds,
+                            bool scale);
+
+// ---------------------------------------------------------------- memory model
+// Bytes of the score matrices: n*n*bytes_per_element*heads*layers*batch.
+// Exact in double up to 2^53; throws BadArgument on 0 or non-integral input.
+double score_matrix_bytes(double n, double bytes_per_element, double heads = 1, double layers = 1,
+                          double batch = 1);
+
+// ---------------------------------------------------------------- info
+const char* simd_arch_name();      // xsimd's name for the architecture in use, e.g. "sse4.1", "avx2"
+const char* version();
+
+}  // namespace attn
