@@ -1,0 +1,274 @@
+// Conversion between JS values and engine types, and the error boundary.
+//
+// Errors: every entry point runs inside `guarded`. An attn::Error becomes a JS
+// Error whose message is the engine's message and whose `.code` is the
+// ErrorCode name ('ShapeMismatch', ...). The Error is RETURNED, and
+// engine/js/engine.mjs throws it: a JS exception thrown from inside an Embind
+// call unwinds wasm frames without running C++ destructors, which would leak
+// the converted inputs (wasm heap) and the argument handles (JS heap).
+#include "adapter.hpp"
+
+#include <emscripten/heap.h>
+
+#include <cmath>
+#include <cstdint>
+#include <exception>
+#include <new>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "attn/engine.hpp"
+
+namespace attn::adapter {
+namespace {
+
+using emscripten::typed_memory_view;
+
+val js_error(const std::string& message, const char* code) {
+  val error = val::global("Error").new_(message);
+  error.set("code", code);
+  return error;
+}
+
+// Runs f() and turns any C++ exception into a returned JS Error (see top).
+template <class F>
+val guarded(F&& f) {
+  try {
+    return f();
+  } catch (const Error& e) {
+    return js_error(e.what(), error_code_name(e.code()));
+  } catch (const std::bad_alloc&) {
+    return js_error("out of memory: the WebAssembly heap cannot grow any further (4 GiB at most)",
+                    "TooLarge");
+  } catch (const std::exception& e) {
+    return js_error(std::string("internal error: ") + e.what(), "Internal");
+  }
+}
+
+// Saturating: a double past SIZE_MAX (32 bits on wasm32) would trap in the conversion.
+std::size_t to_size(double x) {
+  if (!(x > 0)) return 0;
+  return x >= static_cast<double>(SIZE_MAX) ? SIZE_MAX : static_cast<std::size_t>(x);
+}
+
+// {rows, cols, data: Float32Array | number[]} -> owning Matrix (one copy into wasm memory).
+Matrix to_matrix(const val& m, const char* fn, const char* name) {
+  Matrix out;
+  out.rows = to_size(m["rows"].as<double>());
+  out.cols = to_size(m["cols"].as<double>());
+  out.data = emscripten::convertJSArrayToNumberVector<float>(m["data"]);
+  if (static_cast<double>(out.data.size()) != static_cast<double>(out.rows) * out.cols)
+    throw Error(ErrorCode::ShapeMismatch, std::string(fn) + ": " + name + ".data has " +
+                                              std::to_string(out.data.size()) + " numbers but " +
+                                              name + " is " + std::to_string(out.rows) + "x" +
+                                              std::to_string(out.cols));
+  return out;
+}
+
+// Copies n floats out of wasm memory into a fresh Float32Array.
+val f32_copy(const float* p, std::size_t n) {
+  return val(typed_memory_view(n, p)).call<val>("slice");
+}
+val f32_copy(const std::vector<float>& v) { return f32_copy(v.data(), v.size()); }
+
+val to_js(const Matrix& m) {
+  val out = val::object();
+  out.set("rows", static_cast<double>(m.rows));
+  out.set("cols", static_cast<double>(m.cols));
+  out.set("data", f32_copy(m.data));
+  return out;
+}
+
+std::optional<float> to_scale(const val& scale) {
+  if (scale.isUndefined() || scale.isNull()) return std::nullopt;
+  return static_cast<float>(scale.as<double>());
+}
+
+Variant to_variant(const std::string& name) {
+  if (name == "materialized") return Variant::Materialized;
+  if (name == "chunked") return Variant::Chunked;
+  if (name == "reference") return Variant::Reference;
+  throw Error(ErrorCode::BadArgument,
+              "attention: unknown variant '" + name + "'; use 'materialized', 'chunked' or 'reference'");
+}
+
+val experiment_row(const ExperimentRow& r) {
+  val out = val::object();
+  out.set("seed", static_cast<double>(r.seed));
+  out.set("maxWeight", r.max_weight);
+  out.set("meanEntropy", r.mean_entropy);
+  out.set("entropyShare", r.entropy_share);
+  out.set("meanSqLogit", r.mean_sq_logit);
+  out.set("rmsLogit", r.rms_logit);
+  out.set("jacobianNorm", r.jacobian_norm);
+  return out;
+}
+
+}  // namespace
+
+val attention(val q, val k, val v, val options) {
+  return guarded([&] {
+    const Matrix qm = to_matrix(q, "attention", "q");
+    const Matrix km = to_matrix(k, "attention", "k");
+    const Matrix vm = to_matrix(v, "attention", "v");
+
+    AttentionOptions opt;
+    opt.causal = options["causal"].as<bool>();
+    opt.scale = to_scale(options["scale"]);
+    opt.variant = to_variant(options["variant"].as<std::string>());
+    opt.block_q = to_size(options["blockQ"].as<double>());
+    opt.block_k = to_size(options["blockK"].as<double>());
+    opt.return_weights = options["returnWeights"].as<bool>();
+    opt.row_offset = to_size(options["rowOffset"].as<double>());
+    std::vector<std::uint8_t> mask;
+    const val js_mask = options["mask"];
+    if (!js_mask.isUndefined() && !js_mask.isNull()) {
+      mask = emscripten::convertJSArrayToNumberVector<std::uint8_t>(js_mask["data"]);
+      if (mask.size() != qm.rows * km.rows)
+        throw Error(ErrorCode::ShapeMismatch,
+                    "attention: mask has " + std::to_string(mask.size()) + " entries but q has " +
+                        std::to_string(qm.rows) + " rows and k has " + std::to_string(km.rows) +
+                        " rows (the mask must be L x S)");
+      opt.mask = mask.data();
+    }
+
+    const AttentionResult r = attention(qm.view(), km.view(), vm.view(), opt);
+    val out = val::object();
+    out.set("out", to_js(r.out));
+    if (opt.return_weights) {
+      out.set("weights", to_js(r.weights));
+      out.set("scores", to_js(r.scores));
+    }
+    out.set("scratchBytes", static_cast<double>(r.scratch_bytes));
+    val masked = val::array();
+    for (std::uint32_t row : r.masked_rows) masked.call<void>("push", static_cast<double>(row));
+    out.set("maskedRows", masked);
+    return out;
+  });
+}
+
+val row_stats(val weights) {
+  return guarded([&] {
+    const Matrix w = to_matrix(weights, "rowStats", "weights");
+    const RowStats s = attn::row_stats(w.view());
+    val out = val::object();
+    out.set("entropy", f32_copy(s.entropy));
+    out.set("maxWeight", f32_copy(s.max_weight));
+    return out;
+  });
+}
+
+val experiment(double n, double d_k, val seeds, bool scale) {
+  return guarded([&] {
+    std::vector<std::uint64_t> s;
+    for (double seed : emscripten::vecFromJSArray<double>(seeds))
+      s.push_back(static_cast<std::uint64_t>(seed));
+    const ExperimentResult r = attn::experiment(to_size(n), to_size(d_k), s, scale);
+    val per_seed = val::array();
+    for (const ExperimentRow& row : r.per_seed) per_seed.call<void>("push", experiment_row(row));
+    val out = val::object();
+    out.set("perSeed", per_seed);
+    out.set("mean", experiment_row(r.mean));
+    out.set("uniformEntropy", r.uniform_entropy);
+    return out;
+  });
+}
+
+val score_matrix_bytes(double n, double bytes_per_element, double heads, double layers, double batch) {
+  return guarded([&] { return val(attn::score_matrix_bytes(n, bytes_per_element, heads, layers, batch)); });
+}
+
+val info() {
+  return guarded([&] {
+    val out = val::object();
+    out.set("simd", std::string(simd_arch_name()));
+    out.set("version", std::string(version()));
+    // Current size of the wasm heap; it only grows, so it is also the peak.
+    out.set("heapBytes", static_cast<double>(emscripten_get_heap_size()));
+    return out;
+  });
+}
+
+val softmax_row(val logits, bool subtract_max) {
+  return guarded([&] {
+    const SoftmaxRowResult r =
+        attn::softmax_row(emscripten::convertJSArrayToNumberVector<float>(logits), subtract_max);
+    val out = val::object();
+    out.set("weights", f32_copy(r.weights));
+    out.set("overflowed", r.overflowed);
+    return out;
+  });
+}
+
+val online_softmax_trace(val q, val k, val v, double row, double block_k, bool causal, val scale) {
+  return guarded([&] {
+    const Matrix qm = to_matrix(q, "onlineSoftmaxTrace", "q");
+    const Matrix km = to_matrix(k, "onlineSoftmaxTrace", "k");
+    const Matrix vm = to_matrix(v, "onlineSoftmaxTrace", "v");
+    const OnlineSoftmaxTrace t = attn::online_softmax_trace(qm.view(), km.view(), vm.view(), to_size(row),
+                                                            to_size(block_k), causal, to_scale(scale));
+    val steps = val::array();
+    for (const OnlineSoftmaxStep& s : t.steps) {
+      val step = val::object();
+      step.set("tile", static_cast<double>(s.tile));
+      step.set("keyBegin", static_cast<double>(s.key_begin));
+      step.set("keyEnd", static_cast<double>(s.key_end));
+      step.set("tileMax", s.tile_max);
+      step.set("mOld", s.m_old);
+      step.set("mNew", s.m_new);
+      step.set("rescale", s.rescale);
+      step.set("lOld", s.l_old);
+      step.set("lNew", s.l_new);
+      step.set("acc", f32_copy(s.acc));
+      steps.call<void>("push", step);
+    }
+    val out = val::object();
+    out.set("steps", steps);
+    out.set("out", f32_copy(t.out));
+    out.set("reference", f32_copy(t.reference));
+    out.set("maxAbsDiff", t.max_abs_diff);
+    return out;
+  });
+}
+
+val logit_stats(val q, val k, val scale) {
+  return guarded([&] {
+    const Matrix qm = to_matrix(q, "logitStats", "q");
+    const Matrix km = to_matrix(k, "logitStats", "k");
+    const LogitStats s = attn::logit_stats(qm.view(), km.view(), to_scale(scale));
+    val out = val::object();
+    out.set("meanSqUnscaled", s.mean_sq_unscaled);
+    out.set("rmsUnscaled", s.rms_unscaled);
+    out.set("meanSqScaled", s.mean_sq_scaled);
+    out.set("rmsScaled", s.rms_scaled);
+    return out;
+  });
+}
+
+val jacobian_norm(val p) {
+  return guarded([&] {
+    const std::vector<float> row = emscripten::convertJSArrayToNumberVector<float>(p);
+    return val(softmax_jacobian_norm(row.data(), row.size()));
+  });
+}
+
+val random_normal(double seed, double rows, double cols) {
+  return guarded([&] {
+    NormalRng rng(static_cast<std::uint64_t>(seed));
+    return to_js(attn::random_normal(rng, to_size(rows), to_size(cols)));
+  });
+}
+
+val memory_budget() {
+  return guarded([&] { return val(static_cast<double>(attn::memory_budget())); });
+}
+
+val set_memory_budget(double bytes) {
+  return guarded([&] {
+    attn::set_memory_budget(to_size(bytes));  // past SIZE_MAX: everything addressable
+    return val::undefined();
+  });
+}
+
+}  // namespace attn::adapter

@@ -1,0 +1,29 @@
+// Adapter between JavaScript values and the C++ engine (engine.hpp): reads
+// plain JS objects and typed arrays, calls the engine, and returns plain JS
+// objects whose arrays are copies (never views into wasm memory).
+// It does not validate for the user: engine/js/engine.mjs does that first,
+// and the engine checks again. Errors: see `guarded` in adapter.cpp.
+#pragma once
+
+#include <emscripten/val.h>
+
+namespace attn::adapter {
+
+using emscripten::val;
+
+// Matrices are {rows, cols, data: Float32Array}; options as in engine/README.md,
+// already normalised by engine.mjs (scale: number or undefined; variant: string).
+val attention(val q, val k, val v, val options);
+val row_stats(val weights);
+val experiment(double n, double d_k, val seeds, bool scale);
+val score_matrix_bytes(double n, double bytes_per_element, double heads, double layers, double batch);
+val info();
+val softmax_row(val logits, bool subtract_max);
+val online_softmax_trace(val q, val k, val v, double row, double block_k, bool causal, val scale);
+val logit_stats(val q, val k, val scale);
+val jacobian_norm(val p);
+val random_normal(double seed, double rows, double cols);
+val memory_budget();
+val set_memory_budget(double bytes);
+
+}  // namespace attn::adapter

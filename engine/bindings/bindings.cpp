@@ -1,0 +1,23 @@
+// Embind registration of the attention engine: registration only. Conversion
+// and the error boundary live in adapter.cpp; the only JS caller is
+// engine/js/engine.mjs, which validates arguments and throws returned Errors.
+#include <emscripten/bind.h>
+
+#include "adapter.hpp"
+
+EMSCRIPTEN_BINDINGS(attn) {
+  using namespace emscripten;
+  namespace a = attn::adapter;
+  function("attention", &a::attention);
+  function("rowStats", &a::row_stats);
+  function("experiment", &a::experiment);
+  function("scoreMatrixBytes", &a::score_matrix_bytes);
+  function("info", &a::info);
+  function("softmaxRow", &a::softmax_row);
+  function("onlineSoftmaxTrace", &a::online_softmax_trace);
+  function("logitStats", &a::logit_stats);
+  function("jacobianNorm", &a::jacobian_norm);
+  function("randomNormal", &a::random_normal);
+  function("memoryBudget", &a::memory_budget);
+  function("setMemoryBudget", &a::set_memory_budget);
+}

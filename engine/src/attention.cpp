@@ -1,0 +1,60 @@
+// attn::attention: validates a request, checks that the chosen kernel's
+// allocations fit the memory budget, then runs the reference, materialized
+// or chunked kernel. Nothing large is allocated before every check passes.
+#include <new>
+
+#include "kernels.hpp"
+
+namespace attn {
+
+AttentionResult attention(MatrixView q, MatrixView k, MatrixView v, const AttentionOptions& opt) {
+  using namespace detail;
+  const char* fn = "attention";
+  const Problem p = make_problem(q, k, v, opt.causal, opt.scale, opt.mask, opt.row_offset, fn);
+
+  double bytes = 0.0;
+  switch (opt.variant) {
+    case Variant::Reference:
+      bytes = reference_bytes(p, opt.return_weights);
+      break;
+    case Variant::Materialized:
+      bytes = materialized_bytes(p, opt.return_weights);
+      break;
+    case Variant::Chunked:
+      if (opt.block_q == 0 || opt.block_k == 0)
+        fail(ErrorCode::BadArgument, std::string(fn) + ": block_q is " +
+                                         std::to_string(opt.block_q) + " and block_k is " +
+                                         std::to_string(opt.block_k) +
+                                         "; chunked tiles need at least 1 row each");
+      if (opt.return_weights)
+        fail(ErrorCode::BadArgument, std::string(fn) +
+                                         ": return_weights is not available with the chunked "
+                                         "variant, which never holds the " +
+                                         std::to_string(p.L) + "x" + std::to_string(p.S) +
+                                         " weight matrix");
+      bytes = chunked_bytes(p, opt.block_q, opt.block_k);
+      break;
+    default:
+      fail(ErrorCode::BadArgument, std::string(fn) + ": unknown variant " +
+                                       std::to_string(static_cast<int>(opt.variant)));
+  }
+  require_budget(bytes, fn,
+                 "attention with L=" + std::to_string(p.L) + ", S=" + std::to_string(p.S) +
+                     ", d_k=" + std::to_string(p.d_k) + ", d_v=" + std::to_string(p.d_v));
+
+  AttentionResult r;
+  try {
+    switch (opt.variant) {
+      case Variant::Reference: reference_attention(p, opt.return_weights, r); break;
+      case Variant::Materialized: materialized_attention(p, opt.return_weights, r); break;
+      case Variant::Chunked: chunked_attention(p, opt.block_q, opt.block_k, r); break;
+    }
+  } catch (const std::bad_alloc&) {
+    // within budget but the heap could not grow (e.g. wasm32 near 4 GiB)
+    fail(ErrorCode::TooLarge, std::string(fn) + ": out of memory while allocating " +
+                                  bytes_text(bytes));
+  }
+  return r;
+}
+
+}  // namespace attn

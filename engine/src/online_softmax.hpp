@@ -1,0 +1,40 @@
+// One step of online softmax (Milakov & Gimelshein 2018; as used tile by
+// tile in FlashAttention, Dao et al. 2022): fold a tile of scaled logits into
+// a row's running max m, running sum l and unnormalised accumulator acc.
+// Shared by the chunked kernel and the lesson's step-by-step trace.
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+#include <limits>
+
+#include "simd_blocks.hpp"
+
+namespace attn::detail {
+
+struct OnlineUpdate {
+  float tile_max = 0;  // max logit in the tile, -inf if all hidden
+  float rescale = 1;   // exp(m_old - m_new); 0 on the first visible tile, 1 if nothing visible
+};
+
+// s: (w) logits of keys [j0, j0 + w), hidden = -inf; overwritten by exp(s - m_new)
+// v_tile: (w, d_v) rows j0.. of v   acc: (d_v)
+inline OnlineUpdate online_update(float* s, std::size_t w, const float* v_tile, std::size_t d_v,
+                                  float& m, float& l, float* acc) {
+  constexpr float neg_inf = -std::numeric_limits<float>::infinity();
+  OnlineUpdate u;
+  u.tile_max = simd::max(s, w);
+  if (u.tile_max == neg_inf) return u;  // nothing visible: state unchanged
+
+  const float m_new = u.tile_max > m ? u.tile_max : m;
+  u.rescale = m == neg_inf ? 0.0f : std::exp(m - m_new);
+  const float tile_sum = simd::exp_sum(s, w, m_new);
+  l = l * u.rescale + tile_sum;
+  simd::scale(acc, u.rescale, d_v);
+  for (std::size_t c = 0; c < w; ++c)
+    if (s[c] != 0.0f) simd::axpy(acc, s[c], v_tile + c * d_v, d_v);
+  m = m_new;
+  return u;
+}
+
+}  // namespace attn::detail

@@ -1,0 +1,83 @@
+// SIMD building blocks over float32 rows: dot, axpy, scale, max, exp-sum.
+// Each is an xsimd::batch<float> loop (default arch: sse2/sse4.x/avx natively,
+// SIMD128 in WebAssembly via -msse4.1) plus an explicit leftovers loop, so no
+// block ever reads or writes past element n-1. Kernels call only these.
+#pragma once
+
+#include <cstddef>
+#include <cmath>
+#include <limits>
+
+#include <xsimd/xsimd.hpp>
+
+namespace attn::simd {
+
+using batch = xsimd::batch<float>;
+constexpr std::size_t width = batch::size;
+
+// Σ a[t]·b[t] for t < n.
+inline float dot(const float* a, const float* b, std::size_t n) {
+  const std::size_t vec_end = n - n % width;
+  batch acc(0.0f);
+  std::size_t t = 0;
+  for (; t < vec_end; t += width)
+    acc = xsimd::fma(batch::load_unaligned(a + t), batch::load_unaligned(b + t), acc);
+  float sum = xsimd::hadd(acc);
+  for (; t < n; ++t) sum += a[t] * b[t];  // leftovers
+  return sum;
+}
+
+// y[t] += alpha·x[t] for t < n.
+inline void axpy(float* y, float alpha, const float* x, std::size_t n) {
+  const std::size_t vec_end = n - n % width;
+  const batch a(alpha);
+  std::size_t t = 0;
+  for (; t < vec_end; t += width)
+    xsimd::fma(a, batch::load_unaligned(x + t), batch::load_unaligned(y + t)).store_unaligned(y + t);
+  for (; t < n; ++t) y[t] += alpha * x[t];  // leftovers
+}
+
+// y[t] *= alpha for t < n.
+inline void scale(float* y, float alpha, std::size_t n) {
+  const std::size_t vec_end = n - n % width;
+  const batch a(alpha);
+  std::size_t t = 0;
+  for (; t < vec_end; t += width) (batch::load_unaligned(y + t) * a).store_unaligned(y + t);
+  for (; t < n; ++t) y[t] *= alpha;  // leftovers
+}
+
+// max over x[0..n); -inf when n == 0 or every entry is -inf.
+inline float max(const float* x, std::size_t n) {
+  constexpr float neg_inf = -std::numeric_limits<float>::infinity();
+  const std::size_t vec_end = n - n % width;
+  batch acc(neg_inf);
+  std::size_t t = 0;
+  for (; t < vec_end; t += width) acc = xsimd::max(acc, batch::load_unaligned(x + t));
+  alignas(64) float lanes[width];
+  acc.store_aligned(lanes);
+  float m = neg_inf;
+  for (std::size_t lane = 0; lane < width; ++lane) m = lanes[lane] > m ? lanes[lane] : m;
+  for (; t < n; ++t) m = x[t] > m ? x[t] : m;  // leftovers
+  return m;
+}
+
+// x[t] = exp(x[t] - m) in place and returns Σ x[t]. Entries at -inf become 0.
+inline float exp_sum(float* x, std::size_t n, float m) {
+  const std::size_t vec_end = n - n % width;
+  const batch mb(m);
+  batch acc(0.0f);
+  std::size_t t = 0;
+  for (; t < vec_end; t += width) {
+    const batch e = xsimd::exp(batch::load_unaligned(x + t) - mb);
+    e.store_unaligned(x + t);
+    acc += e;
+  }
+  float sum = xsimd::hadd(acc);
+  for (; t < n; ++t) {  // leftovers
+    x[t] = std::exp(x[t] - m);
+    sum += x[t];
+  }
+  return sum;
+}
+
+}  // namespace attn::simd

@@ -1,0 +1,43 @@
+// Softmax of one row in float32, with or without subtracting the row max, so
+// the lesson can show the overflow the subtraction prevents (exp(100) is inf
+// in float32). Scalar on purpose: this is a teaching helper, not a kernel.
+#include <cmath>
+#include <limits>
+
+#include "detail.hpp"
+
+namespace attn {
+
+// logits: (n)  weights: (n)
+SoftmaxRowResult softmax_row(const std::vector<float>& logits, bool subtract_max) {
+  const char* fn = "softmax_row";
+  const std::size_t n = logits.size();
+  if (n == 0) detail::fail(ErrorCode::ZeroDimension, "softmax_row: the row is empty");
+  for (std::size_t j = 0; j < n; ++j)  // -inf is allowed: it marks a hidden key
+    if (std::isnan(logits[j]) || logits[j] == std::numeric_limits<float>::infinity())
+      detail::fail(ErrorCode::NonFinite, std::string(fn) + ": logit " + std::to_string(j) +
+                                             " is " + detail::num(logits[j]) +
+                                             "; logits must be finite or -inf");
+
+  SoftmaxRowResult r;
+  r.weights.assign(n, 0.0f);
+  float m = -std::numeric_limits<float>::infinity();
+  for (float x : logits) m = x > m ? x : m;
+  if (m == -std::numeric_limits<float>::infinity()) return r;  // every key hidden: zeros
+  const float shift = subtract_max ? m : 0.0f;
+
+  float l = 0.0f;
+  for (std::size_t j = 0; j < n; ++j) {
+    r.weights[j] = std::exp(logits[j] - shift);
+    if (std::isinf(r.weights[j])) r.overflowed = true;
+    l += r.weights[j];
+  }
+  for (std::size_t j = 0; j < n; ++j) {
+    r.weights[j] /= l;
+    if (std::isnan(r.weights[j])) r.overflowed = true;
+  }
+  if (std::isinf(l)) r.overflowed = true;
+  return r;
+}
+
+}  // namespace attn

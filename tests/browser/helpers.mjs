@@ -1,0 +1,216 @@
+// Shared harness for the browser tests: Chromium launch (Debian's
+// /usr/bin/chromium through playwright-core, fresh profile per test file),
+// pages that record everything that must never happen (console errors, page
+// errors, CSP violations, requests to another origin), axe-core and
+// screenshots. BASE_URL is set by tests/browser/run.mjs.
+import { chromium } from 'playwright-core';
+import AxeBuilder from '@axe-core/playwright';
+import { mkdtemp, rm, mkdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const SCREENSHOT_DIR = path.join(REPO, 'build', 'screenshots');
+export const BASE_URL = (process.env.BASE_URL || '').replace(/\/$/, '');
+export const ORIGIN = BASE_URL ? new URL(BASE_URL).origin : '';
+export const LANGS = ['fa', 'ar'];
+
+// Flags verified in /work/shared/TOOLCHAIN.md.
+export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic',
+  '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+export function url(p) {
+  if (!BASE_URL) throw new Error('BASE_URL is not set: run the tests through tests/browser/run.mjs');
+  return BASE_URL + (p.startsWith('/') ? p : '/' + p);
+}
+
+// ------------------------------------------------------------------ browser
+// One persistent context per test file, in a fresh temporary profile.
+// Requests to any origin but the site's are recorded (context-wide, so module
+// workers are covered) and aborted: the tests never reach the network.
+export async function launch({ viewport = { width: 1280, height: 900 } } = {}) {
+  const userDataDir = await mkdtemp(path.join(process.env.BROWSER_PROFILE_ROOT || tmpdir(), 'attn-browser-'));
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+    headless: true,
+    args: CHROMIUM_ARGS,
+    viewport,
+    acceptDownloads: true,
+    timezoneId: 'UTC',
+  });
+  const foreign = [];
+  context.on('request', (req) => {
+    if (isForeign(req.url())) foreign.push(`${req.method()} ${req.url()}`);
+  });
+  await context.route('**/*', (route) => {
+    if (isForeign(route.request().url())) return route.abort('blockedbyclient');
+    return route.continue();
+  });
+  // CSP violations surface in the page as `securitypolicyviolation` events;
+  // report them to node through a binding (bindings are not subject to CSP).
+  const csp = [];
+  await context.exposeBinding('__testReportCsp', (source, v) => {
+    csp.push({ page: source.page?.url(), ...v });
+  });
+  await context.addInitScript(() => {
+    const report = (e) => {
+      try {
+        // eslint-disable-next-line no-undef
+        __testReportCsp({ directive: e.violatedDirective || e.effectiveDirective, blocked: e.blockedURI,
+          source: e.sourceFile, line: e.lineNumber, sample: e.sample });
+      } catch { /* binding not ready: the console message still reports it */ }
+    };
+    document.addEventListener('securitypolicyviolation', report, true);
+  });
+  for (const p of context.pages()) await p.close().catch(() => {});
+  return {
+    context,
+    foreignRequests: foreign,
+    cspViolations: csp,
+    async close() {
+      await context.close().catch(() => {});
+      await rm(userDataDir, { recursive: true, force: true }).catch(() => {});
+    },
+  };
+}
+
+export function isForeign(u) {
+  if (u.startsWith('data:') || u.startsWith('about:')) return false;
+  try {
+    return new URL(u).origin !== ORIGIN;
+  } catch {
+    return true;
+  }
+}
+
+// A page with recorders. `issues()` returns what went wrong since it opened:
+// console errors (page and workers), uncaught page errors, CSP violations
+// (events and console messages) and foreign requests.
+export async function newPage(b, { viewport } = {}) {
+  const page = await b.context.newPage();
+  if (viewport) await page.setViewportSize(viewport);
+  const log = { consoleErrors: [], pageErrors: [], cspMessages: [], allConsole: [] };
+  const cspStart = b.cspViolations.length;
+  const foreignStart = b.foreignRequests.length;
+  page.on('console', (msg) => {
+    const text = msg.text();
+    log.allConsole.push(`[${msg.type()}] ${text}`);
+    if (msg.type() === 'error') log.consoleErrors.push(`${text} @ ${msg.location()?.url || ''}`);
+    if (/content security policy/i.test(text)) log.cspMessages.push(text);
+  });
+  page.on('pageerror', (err) => log.pageErrors.push(String(err?.stack || err)));
+  page.on('worker', (w) => {
+    w.on('console', (msg) => {
+      const text = msg.text();
+      if (/content security policy/i.test(text)) log.cspMessages.push(`[worker] ${text}`);
+    });
+  });
+  page.issues = () => ({
+    consoleErrors: [...log.consoleErrors],
+    pageErrors: [...log.pageErrors],
+    cspViolations: b.cspViolations.slice(cspStart),
+    cspMessages: [...new Set(log.cspMessages)],
+    foreignRequests: b.foreignRequests.slice(foreignStart),
+  });
+  page.consoleLog = log.allConsole;
+  return page;
+}
+
+// Throw (with everything that was recorded) when a page had any issue.
+export function assertNoIssues(page, { allowConsole = [] } = {}) {
+  const i = page.issues();
+  i.consoleErrors = i.consoleErrors.filter((t) => !allowConsole.some((re) => re.test(t)));
+  const bad = Object.entries(i).filter(([, v]) => v.length);
+  if (bad.length) {
+    throw new Error(`page ${page.url()} had issues:\n` + JSON.stringify(Object.fromEntries(bad), null, 2));
+  }
+}
+
+// Navigate and wait until the page says it is ready. The pages mark the
+// document with data-ready="true" when prose and the engine are loaded (see
+// web/js/pages/*.mjs); without that mark, we fall back to network idle.
+export async function goto(page, p, { waitReady = true } = {}) {
+  const resp = await page.goto(url(p), { waitUntil: 'load' });
+  if (!resp || !resp.ok()) throw new Error(`GET ${p} -> ${resp && resp.status()}`);
+  if (waitReady) await waitReady_(page);
+  return resp;
+}
+
+export async function waitReady_(page, timeout = 20000) {
+  await page.waitForLoadState('networkidle', { timeout }).catch(() => {});
+  await page.waitForFunction(() => {
+    const r = document.documentElement.dataset.ready ?? document.body?.dataset.ready;
+    return r === undefined || r === 'true' || r === '1' || r === '';
+  }, null, { timeout });
+}
+
+// ------------------------------------------------------------------ axe
+export async function axeViolations(page, { exclude = [] } = {}) {
+  let builder = new AxeBuilder({ page });
+  for (const sel of exclude) builder = builder.exclude(sel);
+  const res = await builder.analyze();
+  return res.violations;
+}
+
+export function formatAxe(violations) {
+  return violations.map((v) => `${v.id} (${v.impact}): ${v.help}\n` +
+    v.nodes.slice(0, 5).map((n) => `    ${n.target.join(' ')}: ${n.failureSummary?.split('\n').join(' | ')}`).join('\n'))
+    .join('\n');
+}
+
+// ------------------------------------------------------------------ screenshots
+export async function screenshot(page, name) {
+  await mkdir(SCREENSHOT_DIR, { recursive: true });
+  const file = path.join(SCREENSHOT_DIR, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  return file;
+}
+
+// ------------------------------------------------------------------ numbers
+// Read numbers the way a person sees them: Persian, Arabic-Indic or Latin
+// digits, with ٫ / . / , as decimal separator and ٬ as thousands separator.
+const FA = '۰۱۲۳۴۵۶۷۸۹';
+const AR = '٠١٢٣٤٥٦٧٨٩';
+export function toLatinDigits(s) {
+  return String(s).replace(/[۰-۹]/g, (d) => String(FA.indexOf(d)))
+    .replace(/[٠-٩]/g, (d) => String(AR.indexOf(d)));
+}
+
+// Parse the first number in a visible string. Returns NaN when there is none.
+export function parseVisibleNumber(s) {
+  const t = toLatinDigits(s).replace(/[\u200e\u200f\u061c\u2066-\u2069]/g, '')
+    .replace(/\u066c/g, '').replace(/\u066b/g, '.').replace(/\u2212/g, '-');
+  const m = t.match(/-?\d+(?:[.,]\d+)?(?:e[-+]?\d+)?/i);
+  if (!m) return NaN;
+  return Number(m[0].replace(',', '.'));
+}
+
+export function digitScript(s) {
+  const str = String(s);
+  return {
+    persian: /[۰-۹]/.test(str),
+    arabic: /[٠-٩]/.test(str),
+    latin: /[0-9]/.test(str),
+  };
+}
+
+// Normalise invisible bidi marks and percent variants (٪ U+066A, % and
+// the Arabic percent sign with ALM) so comparisons read like a person does.
+export function normaliseText(s) {
+  return String(s).replace(/[\u200e\u200f\u061c\u2066-\u2069\u00a0\u202f]/g, '')
+    .replace(/\s+/g, ' ').replace(/%/g, '٪').trim();
+}
+
+export const byTestId = (root, id) => root.locator(`[data-testid="${id}"]`);
+
+// Read a heatmap's data table (the keyboard-reachable <table> the heatmap
+// widget renders) as a matrix of numbers, as they are displayed.
+export async function readTable(locator) {
+  return locator.evaluate((el) => {
+    const table = el.tagName === 'TABLE' ? el : el.querySelector('table');
+    if (!table) return null;
+    const rows = [...table.querySelectorAll('tbody tr')];
+    return rows.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent.trim()));
+  }).then((m) => m && m.map((r) => r.map(parseVisibleNumber)));
+}

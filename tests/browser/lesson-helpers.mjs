@@ -1,0 +1,99 @@
+// Lesson-page helpers shared by the lesson, a11y and screenshot tests.
+import assert from 'node:assert/strict';
+import { newPage, url, byTestId, readTable } from './helpers.mjs';
+
+export const SECTION_IDS = ['s1', 's2', 's3', 's4', 's5', 's6', 's7', 's8', 's9'];
+
+// Digits a person expects in each edition.
+export const DIGITS = {
+  fa: { re: /[۰-۹]/, other: /[٠-٩0-9]/, name: 'Persian' },
+  ar: { re: /[٠-٩]/, other: /[۰-۹0-9]/, name: 'Arabic-Indic' },
+};
+
+// Open a lesson page and wait until web/js/pages/lesson.mjs says every section
+// mounted (html[data-lesson]) and the engine answered (html[data-engine]).
+export async function openLesson(b, lang, query = '', { viewport } = {}) {
+  const page = await newPage(b, { viewport });
+  await page.goto(url(`/${lang}/index.html${query}`), { waitUntil: 'load' });
+  await waitLesson(page);
+  return page;
+}
+
+export async function waitLesson(page, timeout = 20000) {
+  await page.waitForFunction(() => {
+    const d = document.documentElement.dataset;
+    return d.lesson && d.lesson !== 'loading' && d.engine && d.engine !== 'loading';
+  }, null, { timeout });
+  const d = await page.evaluate(() => ({ ...document.documentElement.dataset }));
+  assert.equal(d.lesson, 'ready', `html[data-lesson] is ${d.lesson}`);
+  assert.equal(d.engine, 'ready', `html[data-engine] is ${d.engine}`);
+}
+
+export async function sectionStates(page) {
+  return page.evaluate(() => Object.fromEntries([...document.querySelectorAll('main section[id]')]
+    .map((s) => [s.id, s.dataset.state])));
+}
+
+// Read a heatmap (by its data-testid) through its data table, as numbers.
+// The table lives in a <details>; open it first, the way a person would.
+export async function heatmapValues(page, testid) {
+  const hm = byTestId(page, testid);
+  await hm.waitFor({ state: 'attached' });
+  const det = hm.locator('details').first();
+  if (await det.count()) {
+    if (!(await det.evaluate((d) => d.open))) await det.locator('summary').first().click();
+  }
+  const table = byTestId(page, `${testid}-table`);
+  await table.waitFor({ state: 'visible' });
+  return readTable(table);
+}
+
+export async function heatmapTexts(page, testid) {
+  return byTestId(page, `${testid}-table`).evaluate((t) =>
+    [...t.querySelectorAll('tbody tr')].map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent.trim())));
+}
+
+// Wait until fn() (async, returns a JSON-able value) differs from `before`.
+export async function waitChange(fn, before, { timeout = 8000, interval = 100 } = {}) {
+  const start = Date.now();
+  const b = JSON.stringify(before);
+  let cur;
+  while (Date.now() - start < timeout) {
+    cur = await fn();
+    if (JSON.stringify(cur) !== b) return cur;
+    await new Promise((r) => setTimeout(r, interval));
+  }
+  return cur;
+}
+
+// Wait until fn() is stable (same value twice in a row) – after a recompute.
+export async function settle(fn, { timeout = 8000, interval = 150 } = {}) {
+  const start = Date.now();
+  let prev = JSON.stringify(await fn());
+  while (Date.now() - start < timeout) {
+    await new Promise((r) => setTimeout(r, interval));
+    const cur = await fn();
+    const s = JSON.stringify(cur);
+    if (s === prev) return cur;
+    prev = s;
+  }
+  return fn();
+}
+
+// Compute in the page with the engine module itself (not the lesson's worker):
+// the same numbers the lesson must show. Returns plain arrays.
+export async function engineWorkedExample(page, { causal = false } = {}) {
+  return page.evaluate(async ({ causal }) => {
+    const { loadEngine } = await import('/js/engine.mjs');
+    const { DEFAULT, computeExample } = await import('/js/worked-example.mjs');
+    const engine = await loadEngine();
+    const r = await computeExample(engine, { ...DEFAULT, causal });
+    const plain = (m) => ({ rows: m.rows, cols: m.cols, data: Array.from(m.data) });
+    return { scores: plain(r.scores), weights: plain(r.weights), out: plain(r.out), Q: plain(r.Q), K: plain(r.K) };
+  }, { causal });
+}
+
+export function intlFormat(lang, latin, x, opts) {
+  const loc = lang === 'ar' ? (latin ? 'ar-u-nu-latn' : 'ar-u-nu-arab') : (latin ? 'fa-u-nu-latn' : 'fa');
+  return new Intl.NumberFormat(loc, opts).format(x);
+}

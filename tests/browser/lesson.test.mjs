@@ -1,0 +1,227 @@
+// The lesson pages (fa/index.html, ar/index.html) driven in Chromium: what a
+// person sees, checked against the engine itself.
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  launch, newPage, url, assertNoIssues, byTestId, parseVisibleNumber, normaliseText, digitScript, LANGS,
+} from './helpers.mjs';
+import {
+  openLesson, waitLesson, sectionStates, heatmapValues, heatmapTexts, waitChange, settle,
+  engineWorkedExample, intlFormat, SECTION_IDS, DIGITS,
+} from './lesson-helpers.mjs';
+
+const T = { timeout: 45000 };
+let b;
+before(async () => { b = await launch(); });
+after(async () => { await b?.close(); });
+
+const EXPECT_SAT = {
+  fa: { score: '۲٫۱۲', pct: '۵۱' },
+  ar: { score: '٢٫١٢', pct: '٥١' },
+};
+
+const text = async (page, id) => normaliseText(await byTestId(page, id).first().textContent());
+
+for (const lang of LANGS) {
+  describe(`lesson ${lang}`, () => {
+    test(`${lang}: loads with lang/dir, every section mounted, no console error`, T, async () => {
+      const page = await openLesson(b, lang);
+      const attrs = await page.evaluate(() => ({ lang: document.documentElement.lang, dir: document.documentElement.dir }));
+      assert.deepEqual(attrs, { lang, dir: 'rtl' });
+      const states = await sectionStates(page);
+      assert.deepEqual(Object.keys(states).sort(), SECTION_IDS, 'sections s1..s9 present');
+      const notReady = Object.entries(states).filter(([, s]) => s !== 'ready');
+      assert.deepEqual(notReady, [], 'every section reports data-state=ready');
+      // No untranslated key markers (i18n.mjs renders a missing key as ⟦key⟧).
+      const body = await page.evaluate(() => document.body.innerText);
+      const missing = [...new Set(body.match(/⟦[^⟧]+⟧/g) || [])];
+      assert.deepEqual(missing, [], 'no missing text keys on the page');
+      assertNoIssues(page);
+      await page.close();
+    });
+
+    test(`${lang}: worked example shows the engine's numbers in ${DIGITS[lang].name} digits`, T, async () => {
+      const page = await openLesson(b, lang);
+      const score = await text(page, 's2-sat-score');
+      const pct = await text(page, 's2-sat-pct');
+      // The numbers the issue quotes, exactly as a reader sees them.
+      assert.equal(score, EXPECT_SAT[lang].score, `s2-sat-score shows ${score}`);
+      assert.match(pct, new RegExp(`^${EXPECT_SAT[lang].pct}\\s*٪$|^٪\\s*${EXPECT_SAT[lang].pct}$`), `s2-sat-pct shows ${pct}`);
+      // …and they are the engine's: recompute with engine.mjs in the page.
+      const ref = await engineWorkedExample(page);
+      const s = ref.scores.data[2 * 4 + 2];
+      const w = ref.weights.data[2 * 4 + 2];
+      assert.equal(score, normaliseText(intlFormat(lang, false, s, { maximumFractionDigits: 2 })));
+      assert.equal(Math.round(parseVisibleNumber(pct)), Math.round(w * 100));
+      // The whole weights heatmap, read from its data table, matches the engine.
+      const shown = await heatmapValues(page, 's2-weights');
+      assert.equal(shown.length, 4);
+      for (let i = 0; i < 4; i++) {
+        for (let j = 0; j < 4; j++) {
+          assert.ok(Math.abs(shown[i][j] - ref.weights.data[i * 4 + j]) <= 0.005 + 1e-9,
+            `weights[${i}][${j}] shows ${shown[i][j]}, engine ${ref.weights.data[i * 4 + j]}`);
+        }
+      }
+      const cells = (await heatmapTexts(page, 's2-weights')).flat().join(' ');
+      assert.match(cells, DIGITS[lang].re, 'table digits are in the page script');
+      assert.doesNotMatch(cells, DIGITS[lang].other, 'no digits of another script in the table');
+      assertNoIssues(page);
+      await page.close();
+    });
+  });
+}
+
+describe('lesson interactions (fa)', () => {
+  test('causal toggle (s2) zeroes the upper triangle of the weights', T, async () => {
+    const page = await openLesson(b, 'fa');
+    const before = await heatmapValues(page, 's2-weights');
+    const upper = (m) => m.flatMap((r, i) => r.filter((_, j) => j > i));
+    assert.ok(upper(before).some((x) => x > 0), 'without the mask the upper triangle has weight');
+    await byTestId(page, 's2-causal').check();
+    const afterM = await waitChange(() => heatmapValues(page, 's2-weights'), before);
+    assert.ok(upper(afterM).every((x) => x === 0), `upper triangle after causal: ${JSON.stringify(afterM)}`);
+    for (const [i, r] of afterM.entries()) {
+      const sum = r.reduce((a, x) => a + x, 0);
+      assert.ok(Math.abs(sum - 1) < 0.03, `row ${i} still sums to 1 (${sum})`);
+    }
+    assert.equal(afterM[0][0], 1, 'the first token attends only to itself');
+    const ref = await engineWorkedExample(page, { causal: true });
+    for (let i = 0; i < 4; i++) for (let j = 0; j <= i; j++) {
+      assert.ok(Math.abs(afterM[i][j] - ref.weights.data[i * 4 + j]) <= 0.005 + 1e-9, `causal weights[${i}][${j}]`);
+    }
+    // The state is in the URL.
+    assert.match(page.url(), /[?&]s2\.causal=(1|true)\b/);
+    assertNoIssues(page);
+    await page.close();
+  });
+
+  test('bad input in a matrix cell shows a message and keeps the last result', T, async () => {
+    const page = await openLesson(b, 'fa');
+    const initial = await heatmapValues(page, 's2-weights');
+    const cell = byTestId(page, 's2-x-r2c0');   // x of "sat", first component: 0 → 2
+    await cell.fill('۲');
+    await cell.press('Tab');
+    const edited = await waitChange(() => heatmapValues(page, 's2-weights'), initial);
+    assert.notDeepEqual(edited, initial, 'a valid edit recomputes the weights');
+    assert.equal(await text(page, 's2-x-msg'), '', 'no message for a valid edit');
+
+    await cell.fill('abc');
+    await cell.press('Tab');
+    const msg = byTestId(page, 's2-x-msg');
+    await page.waitForFunction((el) => el.textContent.trim().length > 0, await msg.elementHandle(), { timeout: 5000 });
+    const m = await text(page, 's2-x-msg');
+    assert.ok(m.length > 3, `message shown: ${m}`);
+    assert.doesNotMatch(m, /⟦/, 'the message is translated');
+    assert.match(m, /[\u0600-\u06FF]/, 'the message is in the page language');
+    assert.equal(await cell.getAttribute('aria-invalid'), 'true');
+    await page.waitForTimeout(300);
+    const kept = await heatmapValues(page, 's2-weights');
+    assert.deepEqual(kept, edited, 'the last valid result stays on screen');
+    assert.equal(await byTestId(page, 's2-status').textContent(), '', 'no engine error');
+    // Fixing the cell clears the message.
+    await cell.fill('0');
+    await cell.press('Tab');
+    const back = await waitChange(() => heatmapValues(page, 's2-weights'), edited);
+    assert.deepEqual(back, initial);
+    assert.equal(await text(page, 's2-x-msg'), '');
+    assertNoIssues(page);
+    await page.close();
+  });
+
+  test('a URL with state restores it (s2 matrix + causal)', T, async () => {
+    // x of "sat" = [2, 1, 1] instead of [0, 1, 1], causal on.
+    const q = '?s2.causal=1&s2.x=4x3_1_0_0_0_1_0_2_1_1_0_0_1#s2';
+    const page = await openLesson(b, 'fa', q);
+    assert.equal(await byTestId(page, 's2-causal').isChecked(), true, 'causal checkbox restored');
+    const v = await byTestId(page, 's2-x-r2c0').inputValue();
+    assert.equal(parseVisibleNumber(v), 2, `edited cell restored (shows ${v})`);
+    const shown = await heatmapValues(page, 's2-weights');
+    const ref = await page.evaluate(async () => {
+      const { loadEngine } = await import('/js/engine.mjs');
+      const { DEFAULT, computeExample } = await import('/js/worked-example.mjs');
+      const x = { rows: 4, cols: 3, data: Float32Array.from([1, 0, 0, 0, 1, 0, 2, 1, 1, 0, 0, 1]) };
+      const r = await computeExample(await loadEngine(), { ...DEFAULT, x, causal: true });
+      return Array.from(r.weights.data);
+    });
+    for (let i = 0; i < 4; i++) for (let j = 0; j < 4; j++) {
+      assert.ok(Math.abs(shown[i][j] - ref[i * 4 + j]) <= 0.005 + 1e-9, `weights[${i}][${j}] ${shown[i][j]} vs ${ref[i * 4 + j]}`);
+    }
+    assertNoIssues(page);
+    await page.close();
+  });
+
+  test('the Latin-digits setting switches digits (and back)', T, async () => {
+    const page = await openLesson(b, 'fa');
+    try {
+      await latinDigits(page);
+    } finally {
+      // Never leave the setting on for the other tests of this file.
+      await page.evaluate(() => localStorage.clear()).catch(() => {});
+      await page.close();
+    }
+  });
+
+  async function latinDigits(page) {
+    assert.equal(await text(page, 's2-sat-score'), '۲٫۱۲');
+    await Promise.all([page.waitForEvent('load'), byTestId(page, 'latin-digits').check()]);
+    await waitLesson(page);
+    const latin = await text(page, 's2-sat-score');
+    assert.match(latin, /^2[.٫]12$/, `Latin digits: ${latin}`);
+    assert.equal(await byTestId(page, 'latin-digits').isChecked(), true);
+    const cells = (await heatmapTexts(page, 's2-weights')).flat().join(' ');
+    assert.ok(digitScript(cells).latin && !digitScript(cells).persian, `table in Latin digits: ${cells}`);
+    // Survives a reload and applies to the other edition too.
+    const ar = await openLesson(b, 'ar');
+    assert.match(await text(ar, 's2-sat-score'), /^2[.٫]12$/);
+    await ar.close();
+    await Promise.all([page.waitForEvent('load'), byTestId(page, 'latin-digits').uncheck()]);
+    await waitLesson(page);
+    assert.equal(await text(page, 's2-sat-score'), '۲٫۱۲');
+    assertNoIssues(page);
+  }
+
+  test('the language switch keeps the place (query and section)', T, async () => {
+    const page = await openLesson(b, 'fa', '?s2.causal=1#s6');
+    const sw = byTestId(page, 'lang-switch');
+    await Promise.all([page.waitForURL(/\/ar\//), sw.click()]);
+    await waitLesson(page);
+    const u = new URL(page.url());
+    assert.match(u.pathname, /^\/ar\/(index\.html)?$/);
+    assert.equal(u.searchParams.get('s2.causal'), '1', `query kept: ${u.search}`);
+    assert.equal(u.hash, '#s6', 'section kept');
+    assert.equal(await page.evaluate(() => document.documentElement.lang), 'ar');
+    assert.equal(await byTestId(page, 's2-causal').isChecked(), true, 'state applied in the other edition');
+    const top = await page.locator('#s6').evaluate((el) => el.getBoundingClientRect().top);
+    const vh = await page.evaluate(() => innerHeight);
+    assert.ok(top > -vh && top < vh * 0.5, `section 6 is on screen after the switch (top ${top})`);
+    assertNoIssues(page);
+    await page.close();
+  });
+});
+
+describe('no CSP violation, no request to another origin', () => {
+  for (const p of ['/index.html', '/fa/index.html', '/ar/index.html', '/fa/practice.html', '/ar/practice.html']) {
+    test(`page ${p}`, T, async () => {
+      const page = await newPage(b);
+      const resp = await page.goto(url(p), { waitUntil: 'load' });
+      assert.equal(resp.status(), 200, `${p} is served`);
+      await page.waitForLoadState('networkidle');
+      await page.waitForFunction(() => {
+        const d = document.documentElement.dataset;
+        return !['loading'].includes(d.lesson ?? d.practice ?? d.ready ?? 'done');
+      }, null, { timeout: 20000 }).catch(() => {});
+      // Scroll through the whole page so lazily started work runs too.
+      await page.evaluate(async () => {
+        for (let y = 0; y < document.body.scrollHeight; y += innerHeight) { scrollTo(0, y); await new Promise((r) => setTimeout(r, 30)); }
+      });
+      await page.waitForTimeout(300);
+      const i = page.issues();
+      assert.deepEqual(i.cspViolations, [], 'securitypolicyviolation events');
+      assert.deepEqual(i.cspMessages, [], 'console messages about the Content Security Policy');
+      assert.deepEqual(i.foreignRequests, [], 'requests to another origin');
+      const meta = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content');
+      assert.match(meta || '', /script-src 'self' 'wasm-unsafe-eval'/, 'the page carries the CSP meta tag');
+      await page.close();
+    });
+  }
+});

@@ -1,0 +1,131 @@
+#!/usr/bin/env node
+// Single entry point of the browser tests: `node tests/browser/run.mjs`.
+// 1. starts the static server (build-scripts/serve.mjs) on a free port,
+// 2. runs every tests/browser/*.test.mjs with node:test (one Chromium per
+//    file, launched by helpers.mjs with a fresh temporary profile),
+// 3. always stops the server and the test processes (and with them
+//    Chromium), and exits with the test runner's code.
+// Output ends with node:test's summary. Options: extra args are passed to
+// `node --test` (e.g. --test-name-pattern=causal); TEST_FILES=a,b limits files;
+// BASE_URL=http://… skips starting the server.
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const REPO = path.resolve(HERE, '../..');
+const SITE = path.join(REPO, 'build', 'site');
+const WATCHDOG_MS = Number(process.env.BROWSER_TESTS_TIMEOUT_MS || 240000);
+
+// Chromium profiles go under a directory of our own, so that any browser
+// left behind by a crashed test process can be found by its
+// --user-data-dir and stopped by pid (never by name).
+const PROFILE_ROOT = mkdtempSync(path.join(tmpdir(), 'attn-browser-tests-'));
+const groups = [];
+function track(child) {
+  groups.push(child.pid);
+  return child;
+}
+function ourBrowsers() {
+  const pids = [];
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const cmd = readFileSync(`/proc/${d}/cmdline`, 'utf8');
+      if (cmd.includes(`--user-data-dir=${PROFILE_ROOT}`)) pids.push(Number(d));
+    } catch { /* exited */ }
+  }
+  return pids;
+}
+function killAll(signal = 'SIGTERM') {
+  // Each child leads its own process group: take the whole group.
+  for (const pgid of groups) { try { process.kill(-pgid, signal); } catch { /* gone */ } }
+  for (const pid of ourBrowsers()) { try { process.kill(pid, signal); } catch { /* gone */ } }
+}
+for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(sig, () => { killAll('SIGTERM'); setTimeout(() => { killAll('SIGKILL'); process.exit(130); }, 1500).unref(); });
+}
+process.on('exit', () => { killAll('SIGKILL'); rmSync(PROFILE_ROOT, { recursive: true, force: true }); });
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForServer(base, server, ms = 15000) {
+  const deadline = Date.now() + ms;
+  let last;
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null) throw new Error(`server exited with code ${server.exitCode}`);
+    try {
+      const r = await fetch(base + '/fa/index.html');
+      if (r.status < 500) return r.status;
+    } catch (e) { last = e; }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`server at ${base} did not answer within ${ms} ms: ${last}`);
+}
+
+async function main() {
+  const testFiles = (process.env.TEST_FILES ? process.env.TEST_FILES.split(',') :
+    readdirSync(HERE).filter((f) => f.endsWith('.test.mjs')).sort())
+    .map((f) => path.join(HERE, path.basename(f)));
+  if (!testFiles.length) throw new Error('no tests/browser/*.test.mjs found');
+
+  let base = process.env.BASE_URL;
+  if (!base) {
+    if (!existsSync(path.join(SITE, 'fa', 'index.html'))) {
+      console.error(`warning: ${path.relative(REPO, SITE)}/fa/index.html is missing; run \`bash build-scripts/build\` first`);
+    }
+    const serveScript = path.join(REPO, 'build-scripts', 'serve.mjs');
+    if (!existsSync(serveScript)) throw new Error('build-scripts/serve.mjs is missing');
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    const server = track(spawn(process.execPath, [serveScript], {
+      cwd: REPO,
+      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1' },
+      stdio: ['ignore', 'ignore', 'inherit'],
+      detached: true,
+    }));
+    await waitForServer(base, server);
+    console.log(`# static server ${base} (build-scripts/serve.mjs, pid ${server.pid})`);
+  }
+
+  const args = ['--test', '--test-concurrency=1', ...process.argv.slice(2), ...testFiles];
+  const runner = track(spawn(process.execPath, args, {
+    cwd: REPO,
+    env: { ...process.env, BASE_URL: base, BROWSER_PROFILE_ROOT: PROFILE_ROOT },
+    stdio: 'inherit',
+    detached: true,
+  }));
+  const watchdog = setTimeout(() => {
+    console.error(`# browser tests exceeded ${WATCHDOG_MS} ms: killing them`);
+    killAll('SIGKILL');
+  }, WATCHDOG_MS);
+  const code = await new Promise((resolve) => runner.on('exit', (c, sig) => resolve(c ?? (sig ? 1 : 0))));
+  clearTimeout(watchdog);
+  return code;
+}
+
+let code = 1;
+try {
+  code = await main();
+} catch (e) {
+  console.error(`# browser tests could not run: ${e.message}`);
+  code = 1;
+} finally {
+  killAll('SIGTERM');
+  await new Promise((r) => setTimeout(r, 300));
+  killAll('SIGKILL');
+}
+process.exit(code);

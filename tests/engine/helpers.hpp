@@ -1,0 +1,59 @@
+// Small helpers shared by the engine tests: seeded random matrices and the
+// tolerance every fast path must meet against the scalar reference
+// (1e-5 relative or 1e-6 absolute at the default 1/sqrt(d_k) scale).
+// Uses only the public header.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include <doctest/doctest.h>
+
+#include "attn/engine.hpp"
+
+namespace test {
+
+inline attn::Matrix randn(std::uint64_t seed, std::size_t rows, std::size_t cols) {
+  attn::NormalRng rng(seed);
+  return attn::random_normal(rng, rows, cols);
+}
+
+inline attn::Matrix from_rows(const std::vector<std::vector<float>>& rows) {
+  attn::Matrix m(rows.size(), rows.at(0).size());
+  for (std::size_t i = 0; i < m.rows; ++i)
+    for (std::size_t j = 0; j < m.cols; ++j) m.at(i, j) = rows[i].at(j);
+  return m;
+}
+
+inline bool close(float got, float want, float abs_tol = 1e-6f) {
+  if (std::isinf(want)) return got == want;
+  return std::fabs(got - want) <= abs_tol + 1e-5f * std::fabs(want);
+}
+
+// Number of entries of got outside the tolerance around want (-1 if the
+// shapes differ); NaN always counts.
+inline int mismatches(const attn::Matrix& got, const attn::Matrix& want, float abs_tol = 1e-6f) {
+  if (got.rows != want.rows || got.cols != want.cols) return -1;
+  int bad = 0;
+  for (std::size_t t = 0; t < want.data.size(); ++t)
+    if (!close(got.data[t], want.data[t], abs_tol) || std::isnan(got.data[t])) ++bad;
+  return bad;
+}
+
+// Largest finite |x| in m (the logit magnitude, for unscaled tolerances).
+inline float max_abs_finite(const attn::Matrix& m) {
+  float top = 0.0f;
+  for (float x : m.data)
+    if (std::isfinite(x)) top = std::fmax(top, std::fabs(x));
+  return top;
+}
+
+inline attn::AttentionResult run(const attn::Matrix& q, const attn::Matrix& k,
+                                 const attn::Matrix& v, attn::AttentionOptions opt,
+                                 attn::Variant variant) {
+  opt.variant = variant;
+  return attn::attention(q.view(), k.view(), v.view(), opt);
+}
+
+}  // namespace test

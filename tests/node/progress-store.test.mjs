@@ -1,0 +1,342 @@
+// The progress store: versioned envelope, checksum, backup, recovery notices,
+// in-memory fallback, export/import, and the settings built on it.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  openProgress, KEY, BACKUP_KEY, FORMAT, checksum, makeEnvelope, readEnvelope,
+} from '../../web/js/store/progress.mjs';
+import { emptyData, validateData, SCHEMA_VERSION } from '../../web/js/store/schema.mjs';
+import { createSettings } from '../../web/js/settings.mjs';
+import { recordExercise, recordQuiz, recordGuess, noticeKey } from '../../web/js/store/records.mjs';
+
+// A localStorage stand-in. quota: max total characters (keys + values);
+// failAfter: number of setItem calls that succeed before every later one throws.
+class FakeStorage {
+  constructor({ quota = Infinity, throwOnGet = false, failAfter = Infinity } = {}) {
+    this.map = new Map();
+    this.quota = quota;
+    this.throwOnGet = throwOnGet;
+    this.failAfter = failAfter;
+    this.sets = 0;
+  }
+  get size() {
+    let n = 0;
+    for (const [k, v] of this.map) n += k.length + v.length;
+    return n;
+  }
+  getItem(k) {
+    if (this.throwOnGet) throw Object.assign(new Error('denied'), { name: 'SecurityError' });
+    return this.map.has(k) ? this.map.get(k) : null;
+  }
+  setItem(k, v) {
+    if (++this.sets > this.failAfter || this.size - (this.map.get(k)?.length ?? 0) + v.length + k.length > this.quota) {
+      throw Object.assign(new Error('quota'), { name: 'QuotaExceededError', code: 22 });
+    }
+    this.map.set(k, String(v));
+  }
+  removeItem(k) {
+    this.map.delete(k);
+  }
+}
+
+const NOW = new Date('2025-03-01T10:00:00.000Z');
+const CARD = {
+  due: '2025-03-02T10:00:00.000Z', stability: 2.3, difficulty: 5.1, elapsed_days: 0, scheduled_days: 1,
+  learning_steps: 0, reps: 1, lapses: 0, state: 1, last_review: '2025-03-01T10:00:00.000Z',
+};
+const EXERCISE = { attempts: 3, correct: 2, lastStatus: 'wrong', lastSeed: 42, updatedAt: '2025-03-01T10:00:00.000Z' };
+
+function sampleData() {
+  const d = emptyData();
+  d.settings = { lang: 'ar', latinDigits: true };
+  d.cards['card.softmax'] = CARD;
+  d.exercises['softmax-weight'] = EXERCISE;
+  d.quizzes.q1 = [{ at: '2025-03-01T10:00:00.000Z', score: 7, total: 10 }];
+  d.guesses['s3.maxWeight'] = { value: 0.9, at: '2025-03-01T10:00:00.000Z' };
+  return d;
+}
+const codes = (store) => store.notices.map((n) => n.code);
+const open = (storage) => openProgress({ storage, now: () => NOW });
+
+test('first visit: empty data, no notices, persistent', () => {
+  const s = open(new FakeStorage());
+  assert.deepEqual(s.get(), emptyData());
+  assert.deepEqual(s.notices, []);
+  assert.equal(s.persistent, true);
+});
+
+test('update persists one envelope with a checksum; reopen reads it back', () => {
+  const storage = new FakeStorage();
+  const s = open(storage);
+  assert.deepEqual(s.update((d) => { d.settings.lang = 'ar'; }), { ok: true });
+  const env = JSON.parse(storage.getItem(KEY));
+  assert.equal(env.format, FORMAT);
+  assert.equal(env.version, SCHEMA_VERSION);
+  assert.equal(env.checksum, checksum(JSON.stringify(env.data)));
+  assert.equal(env.savedAt, NOW.toISOString());
+  const again = open(storage);
+  assert.equal(again.get().settings.lang, 'ar');
+  assert.deepEqual(again.notices, []);
+});
+
+test('the previous good copy goes to the backup key before the main write', () => {
+  const storage = new FakeStorage();
+  const s = open(storage);
+  s.update((d) => { d.settings.lang = 'ar'; });
+  const first = storage.getItem(KEY);
+  assert.equal(storage.getItem(BACKUP_KEY), null, 'nothing to back up on the first write');
+  s.update((d) => { d.settings.latinDigits = true; });
+  assert.equal(storage.getItem(BACKUP_KEY), first);
+  assert.notEqual(storage.getItem(KEY), first);
+});
+
+test('get() is frozen; update validates and refuses invalid states without changing anything', () => {
+  const storage = new FakeStorage();
+  const s = open(storage);
+  assert.throws(() => { s.get().settings.lang = 'ar'; }, TypeError);
+  const before = storage.getItem(KEY);
+  assert.deepEqual(s.update((d) => { d.settings.lang = 'en'; }), { ok: false, error: 'invalid-state' });
+  assert.deepEqual(s.update((d) => { d.cards.x = { due: 'tomorrow' }; }), { ok: false, error: 'invalid-state' });
+  assert.equal(s.update(() => { throw new Error('boom'); }).error, 'update-threw');
+  assert.equal(s.get().settings.lang, null);
+  assert.equal(storage.getItem(KEY), before);
+});
+
+test('garbage JSON with no backup → reset with notice reset-corrupt', () => {
+  const storage = new FakeStorage();
+  storage.setItem(KEY, '{"format": "attn-lesson-progress", "vers');
+  const s = open(storage);
+  assert.deepEqual(codes(s), ['reset-corrupt']);
+  assert.deepEqual(s.get(), emptyData());
+});
+
+test('garbage JSON with an intact backup → backup loaded, notice recovered-backup', () => {
+  const storage = new FakeStorage();
+  storage.setItem(BACKUP_KEY, makeEnvelope(sampleData(), NOW));
+  storage.setItem(KEY, 'not json at all');
+  const s = open(storage);
+  assert.deepEqual(codes(s), ['recovered-backup']);
+  assert.deepEqual(s.get(), sampleData());
+});
+
+test('wrong checksum: backup wins when intact, else valid sections are salvaged', () => {
+  const tampered = JSON.parse(makeEnvelope(sampleData(), NOW));
+  tampered.data.settings.lang = 'fa'; // edited after the checksum was taken
+  const text = JSON.stringify(tampered);
+  assert.equal(readEnvelope(text).kind, 'bad-checksum');
+
+  const withBackup = new FakeStorage();
+  const backupData = emptyData();
+  backupData.settings.lang = 'ar';
+  withBackup.setItem(BACKUP_KEY, makeEnvelope(backupData, NOW));
+  withBackup.setItem(KEY, text);
+  const a = open(withBackup);
+  assert.deepEqual(codes(a), ['recovered-backup']);
+  assert.equal(a.get().settings.lang, 'ar');
+  assert.deepEqual(a.get().cards, {});
+
+  const noBackup = new FakeStorage();
+  noBackup.setItem(KEY, text);
+  const b = open(noBackup);
+  assert.deepEqual(codes(b), ['recovered-partial']);
+  assert.equal(b.get().settings.lang, 'fa');
+  assert.deepEqual(b.get().cards, sampleData().cards);
+});
+
+test('one invalid section is reset, the others are kept (recovered-partial lists it)', () => {
+  const data = sampleData();
+  data.exercises = 'oops';
+  data.cards['card.bad'] = { ...CARD, state: 9 }; // one bad entry in a map section
+  const storage = new FakeStorage();
+  storage.setItem(KEY, makeEnvelope(data, NOW)); // checksum is right: the data itself is bad
+  const s = open(storage);
+  assert.deepEqual(codes(s), ['recovered-partial']);
+  assert.deepEqual([...s.notices[0].sections].sort(), ['cards', 'exercises']);
+  assert.deepEqual(s.get().exercises, {});
+  assert.deepEqual(Object.keys(s.get().cards), ['card.softmax']);
+  assert.deepEqual(s.get().settings, { lang: 'ar', latinDigits: true });
+  assert.deepEqual(s.get().quizzes, sampleData().quizzes);
+});
+
+test('an old version is migrated (valid sections kept), a newer one flagged', () => {
+  const old = sampleData();
+  delete old.guesses; // absent in the old layout
+  old.quizzes = [1, 2, 3]; // different shape in the old layout
+  const env = JSON.parse(makeEnvelope(old, NOW));
+  env.version = 0;
+  const storage = new FakeStorage();
+  storage.setItem(KEY, JSON.stringify(env));
+  const s = open(storage);
+  assert.deepEqual(codes(s), ['migrated']);
+  assert.deepEqual(s.notices[0].sections, ['quizzes']);
+  assert.deepEqual(s.get().cards, sampleData().cards);
+  assert.deepEqual(s.get().quizzes, {});
+  assert.deepEqual(s.get().guesses, {});
+
+  env.version = 7;
+  env.data = sampleData();
+  env.checksum = checksum(JSON.stringify(env.data));
+  const newer = new FakeStorage();
+  newer.setItem(KEY, JSON.stringify(env));
+  const n = open(newer);
+  assert.deepEqual(codes(n), ['unknown-version']);
+  assert.deepEqual(n.get(), sampleData());
+  // The first save keeps the newer copy as the backup rather than losing it.
+  const newerText = newer.getItem(KEY);
+  n.update((d) => { d.settings.lang = 'fa'; });
+  assert.equal(newer.getItem(BACKUP_KEY), newerText);
+});
+
+test('storage missing or throwing on access → in memory with storage-unavailable, still works', () => {
+  for (const storage of [null, new FakeStorage({ throwOnGet: true }), new FakeStorage({ failAfter: 0 })]) {
+    const s = open(storage);
+    assert.deepEqual(codes(s), ['storage-unavailable']);
+    assert.equal(s.persistent, false);
+    assert.deepEqual(s.update((d) => { d.settings.lang = 'ar'; }), { ok: true });
+    assert.equal(s.get().settings.lang, 'ar');
+  }
+});
+
+test('Node has no localStorage: the default opens in memory', () => {
+  const s = openProgress();
+  assert.equal(s.persistent, globalThis.localStorage !== undefined);
+});
+
+test('quota error on write → keeps working in memory with quota-exceeded; subscribers hear it', () => {
+  // Room for the probe and one small copy but not two copies nor a big one.
+  const storage = new FakeStorage({ quota: 700 });
+  const s = open(storage);
+  assert.equal(s.persistent, true);
+  const seen = [];
+  s.subscribe((data, notices) => seen.push(notices.map((n) => n.code).join()));
+  s.update((d) => { d.settings.lang = 'ar'; });
+  const saved = storage.getItem(KEY);
+  assert.ok(saved, 'small state fits');
+  s.update((d) => {
+    for (let i = 0; i < 20; i++) d.exercises[`ex${i}`] = EXERCISE;
+  });
+  assert.deepEqual(codes(s), ['quota-exceeded']);
+  assert.equal(s.persistent, false);
+  assert.equal(Object.keys(s.get().exercises).length, 20, 'the update still applies in memory');
+  assert.equal(storage.getItem(KEY), saved, 'the stored copy is the last good one, not half written');
+  assert.deepEqual(seen, ['', 'quota-exceeded']);
+});
+
+test('when only the backup does not fit, it is dropped and the main copy still saved', () => {
+  const storage = new FakeStorage({ quota: 900 });
+  const s = open(storage);
+  s.update((d) => { d.exercises.a = EXERCISE; d.exercises.b = EXERCISE; });
+  s.update((d) => { d.exercises.c = EXERCISE; });
+  assert.equal(s.persistent, true);
+  assert.deepEqual(codes(s), []);
+  assert.equal(storage.getItem(BACKUP_KEY), null);
+  assert.deepEqual(Object.keys(open(storage).get().exercises), ['a', 'b', 'c']);
+});
+
+test('export → import round trip restores everything', () => {
+  const a = open(new FakeStorage());
+  a.import(makeEnvelope(sampleData(), NOW));
+  const text = a.export();
+  assert.equal(JSON.parse(text).format, FORMAT);
+  assert.equal(JSON.parse(text).version, SCHEMA_VERSION);
+  const storage = new FakeStorage();
+  const b = open(storage);
+  assert.deepEqual(b.import(text), { ok: true });
+  assert.deepEqual(b.get(), sampleData());
+  assert.deepEqual(open(storage).get(), sampleData(), 'import is persisted');
+});
+
+test('invalid imports are refused with a reason and change nothing', () => {
+  const storage = new FakeStorage();
+  const s = open(storage);
+  s.update((d) => { d.settings.lang = 'ar'; });
+  const before = storage.getItem(KEY);
+  const snapshot = s.get();
+
+  const good = JSON.parse(makeEnvelope(sampleData(), NOW));
+  const withBadSection = structuredClone(good);
+  withBadSection.data.exercises.x = { attempts: 1, correct: 5, updatedAt: NOW.toISOString() };
+  withBadSection.checksum = checksum(JSON.stringify(withBadSection.data));
+  const missingSection = structuredClone(good);
+  delete missingSection.data.guesses;
+  missingSection.checksum = checksum(JSON.stringify(missingSection.data));
+  const otherVersion = structuredClone(good);
+  otherVersion.version = 2;
+  const badSum = structuredClone(good);
+  badSum.checksum = '00000000';
+
+  const cases = [
+    ['', 'empty'],
+    ['{"a":', 'not-json'],
+    ['{"format":"something-else","version":1}', 'wrong-format'],
+    ['[1,2]', 'wrong-format'],
+    [JSON.stringify(badSum), 'bad-checksum'],
+    [JSON.stringify(otherVersion), 'unsupported-version'],
+    [JSON.stringify(withBadSection), 'invalid-data'],
+    [JSON.stringify(missingSection), 'invalid-data'],
+    ['x'.repeat(2_000_001), 'too-large'],
+    [42, 'empty'],
+  ];
+  for (const [text, error] of cases) {
+    assert.deepEqual(s.import(text), { ok: false, error }, `import → ${error}`);
+    assert.equal(s.get(), snapshot, 'state object unchanged');
+    assert.equal(storage.getItem(KEY), before, 'storage unchanged');
+  }
+});
+
+test('subscribe / unsubscribe and a throwing subscriber does not break the store', () => {
+  const errors = [];
+  const s = openProgress({ storage: new FakeStorage(), now: () => NOW, onError: (e) => errors.push(e.message) });
+  const calls = [];
+  s.subscribe(() => { throw new Error('subscriber bug'); });
+  const un = s.subscribe((d) => calls.push(d.settings.lang));
+  assert.deepEqual(s.update((d) => { d.settings.lang = 'ar'; }), { ok: true });
+  un();
+  s.update((d) => { d.settings.lang = 'fa'; });
+  assert.deepEqual(calls, ['ar'], 'called after the throwing one, not after unsubscribe');
+  assert.deepEqual(errors, ['subscriber bug', 'subscriber bug']);
+});
+
+test('schema: quiz history with one bad result drops that quiz; dates must be ISO', () => {
+  const d = sampleData();
+  d.quizzes.q2 = [{ at: NOW.toISOString(), score: 11, total: 10 }];
+  d.guesses.g = { value: 1, at: 'March 1st' };
+  const { data, droppedSections } = validateData(d);
+  assert.deepEqual(Object.keys(data.quizzes), ['q1']);
+  assert.deepEqual(Object.keys(data.guesses), ['s3.maxWeight']);
+  assert.deepEqual(droppedSections, ['quizzes', 'guesses']);
+});
+
+test('settings: defaults, valid patches applied, invalid ignored, persisted, in-memory fallback', () => {
+  const storage = new FakeStorage();
+  const st = createSettings(open(storage));
+  assert.deepEqual(st.getSettings(), { lang: 'fa', latinDigits: false }, 'no document: Persian');
+  const heard = [];
+  st.subscribeSettings((x) => heard.push(x.lang));
+  assert.deepEqual(st.setSettings({ lang: 'ar' }), { lang: 'ar', latinDigits: false });
+  assert.deepEqual(st.setSettings({ lang: 'en', latinDigits: 'yes' }), { lang: 'ar', latinDigits: false });
+  st.setSettings({ latinDigits: true });
+  assert.deepEqual(createSettings(open(storage)).getSettings(), { lang: 'ar', latinDigits: true });
+  assert.deepEqual(heard, ['ar', 'ar', 'ar']);
+
+  const memory = createSettings(open(new FakeStorage({ throwOnGet: true })));
+  assert.deepEqual(memory.setSettings({ lang: 'ar' }), { lang: 'ar', latinDigits: false });
+});
+
+test('records: exercise attempts, capped quiz history, guesses, in schema shape', () => {
+  const storage = new FakeStorage();
+  const s = open(storage);
+  assert.deepEqual(recordExercise(s, 'entropy', { status: 'wrong', seed: 5 }, NOW), { ok: true });
+  recordExercise(s, 'entropy', { status: 'correct', seed: 6 }, NOW);
+  assert.deepEqual(s.get().exercises.entropy, { attempts: 2, correct: 1, lastStatus: 'correct', lastSeed: 6, updatedAt: NOW.toISOString() });
+  assert.equal(recordExercise(s, 'entropy', { status: 'great' }, NOW).ok, false, 'unknown status refused');
+  for (let i = 0; i < 55; i++) recordQuiz(s, 'q', { score: i % 11, total: 10 }, NOW);
+  assert.equal(s.get().quizzes.q.length, 50);
+  assert.equal(s.get().quizzes.q.at(-1).score, 54 % 11);
+  assert.equal(recordQuiz(s, 'q', { score: 3, total: 0 }, NOW).ok, false);
+  recordGuess(s, 's3.max', 0.8, NOW);
+  recordGuess(s, 's3.max', 'b', NOW);
+  assert.deepEqual(s.get().guesses['s3.max'], { value: 'b', at: NOW.toISOString() });
+  assert.deepEqual(open(storage).get(), s.get(), 'all of it persisted');
+  assert.equal(noticeKey({ code: 'quota-exceeded' }), 'practice.notice.quota-exceeded');
+});

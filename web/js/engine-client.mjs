@@ -1,0 +1,154 @@
+// Main-thread client for the engine Worker (engine-worker.mjs).
+//
+// Usage:
+//   import { createEngineClient } from '../engine-client.mjs';
+//   const engine = createEngineClient();
+//   await engine.ready;                       // rejects with err.code 'EngineLoad' if the wasm cannot load
+//   const r = await engine.attention({ q, k, v, causal: true, returnWeights: true });
+//   //   r.out, r.weights, r.scores are {rows, cols, data: Float32Array}
+//   try { await engine.attention({ q, k, v, variant: 'materialized' }); }
+//   catch (e) { if (e.code === 'TooLarge') … }   // codes: ShapeMismatch ZeroDimension NonFinite TooLarge
+//                                              //        BadArgument EngineLoad Cancelled
+//   const job = engine.runChunkedAtScale({ n: 65536, d: 64, causal: true, blockQ: 64, blockK: 64, seed: 1 },
+//                                        ({ done, total }) => bar.value = done / total);
+//   const summary = await job;                // {n, d, ms, scratchBytes, checksum, firstRow, inputBytes}
+//   engine.cancel();                          // terminates the worker (pending calls reject 'Cancelled'),
+//                                             // then starts a fresh one; later calls work as before
+//
+// Every method of engine.mjs is available under the same name and returns a
+// Promise: attention rowStats experiment scoreMatrixBytes info softmaxRow
+// onlineSoftmaxTrace logitStats jacobianNorm randomNormal memoryBudget setMemoryBudget.
+// `engine.call(name, ...args)` reaches any other export. Arguments are copied
+// (structured clone) so the caller keeps its arrays; results are transferred.
+// Calls run one after another in the worker, in the order they were made.
+
+const METHODS = [
+  'attention', 'rowStats', 'experiment', 'scoreMatrixBytes', 'info', 'softmaxRow',
+  'onlineSoftmaxTrace', 'logitStats', 'jacobianNorm', 'randomNormal', 'memoryBudget',
+  'setMemoryBudget',
+];
+
+function makeError(e) {
+  const err = new Error(e && e.message ? e.message : String(e));
+  err.code = (e && e.code) || 'Unknown';
+  if (e && e.name) err.engineName = e.name;
+  return err;
+}
+
+export function createEngineClient(options = {}) {
+  const workerUrl = options.workerUrl || new URL('./engine-worker.mjs', import.meta.url);
+  let worker = null;
+  let nextId = 1;
+  let pending = new Map();          // id → {resolve, reject, onProgress}
+  let readyPromise = null;
+  let engineInfo = null;
+  const listeners = new Set();      // status listeners: ('ready'|'error'|'restart', detail)
+
+  function emit(kind, detail) {
+    for (const fn of listeners) { try { fn(kind, detail); } catch { /* listener errors stay local */ } }
+  }
+
+  function spawn() {
+    let settle;
+    readyPromise = new Promise((resolve, reject) => { settle = { resolve, reject }; });
+    // A rejected ready promise with nobody awaiting it must not become an unhandled rejection.
+    readyPromise.catch(() => {});
+    let w;
+    try {
+      w = new Worker(workerUrl, { type: 'module' });
+    } catch (e) {
+      const err = makeError({ message: String(e && e.message || e), code: 'EngineLoad' });
+      settle.reject(err);
+      emit('error', err);
+      return;
+    }
+    worker = w;
+    let isReady = false;
+    w.onmessage = (ev) => {
+      const msg = ev.data || {};
+      if (msg.id === undefined && 'ready' in msg) {
+        if (msg.ready) {
+          isReady = true;
+          engineInfo = msg.info || null;
+          settle.resolve(engineInfo);
+          emit('ready', engineInfo);
+        } else {
+          const err = makeError({ ...(msg.error || {}), code: 'EngineLoad' });
+          settle.reject(err);
+          emit('error', err);
+        }
+        return;
+      }
+      const p = pending.get(msg.id);
+      if (!p) return;
+      if (msg.progress) {
+        if (p.onProgress) { try { p.onProgress(msg.progress); } catch { /* ignore */ } }
+        return;
+      }
+      pending.delete(msg.id);
+      if (msg.error) p.reject(makeError(msg.error));
+      else p.resolve(msg.result);
+    };
+    w.onerror = (ev) => {
+      // A module that fails to load (missing engine.mjs / attn.wasm, CSP) lands here.
+      if (ev && ev.preventDefault) ev.preventDefault();
+      const err = makeError({ message: (ev && ev.message) || 'worker failed to start', code: 'EngineLoad' });
+      if (!isReady) { settle.reject(err); emit('error', err); }
+      for (const [, p] of pending) p.reject(err);
+      pending.clear();
+    };
+  }
+
+  async function call(method, ...args) {
+    await readyPromise;   // throws the EngineLoad error when the engine could not start
+    const id = nextId++;
+    const w = worker;
+    return new Promise((resolve, reject) => {
+      pending.set(id, { resolve, reject, onProgress: null });
+      try {
+        w.postMessage({ id, method, args });
+      } catch (e) {
+        pending.delete(id);
+        reject(makeError({ message: String(e && e.message || e), code: 'BadArgument' }));
+      }
+    });
+  }
+
+  function runChunkedAtScale(opts, onProgress) {
+    const promise = (async () => {
+      await readyPromise;
+      const id = nextId++;
+      return new Promise((resolve, reject) => {
+        pending.set(id, { resolve, reject, onProgress });
+        worker.postMessage({ id, method: 'runChunkedAtScale', args: [opts] });
+      });
+    })();
+    return promise;
+  }
+
+  function cancel() {
+    if (worker) worker.terminate();
+    const err = makeError({ message: 'cancelled', code: 'Cancelled' });
+    const old = pending;
+    pending = new Map();
+    for (const [, p] of old) p.reject(err);
+    spawn();
+    emit('restart', null);
+  }
+
+  spawn();
+
+  const client = {
+    get ready() { return readyPromise; },
+    /** The info() the worker reported at start ({simd, version}) or null. */
+    get loadedInfo() { return engineInfo; },
+    call,
+    runChunkedAtScale,
+    cancel,
+    /** Subscribe to 'ready' | 'error' | 'restart'; returns an unsubscribe function. */
+    onStatus(fn) { listeners.add(fn); return () => listeners.delete(fn); },
+    terminate() { if (worker) worker.terminate(); worker = null; },
+  };
+  for (const m of METHODS) client[m] = (...args) => call(m, ...args);
+  return client;
+}

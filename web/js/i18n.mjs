@@ -1,0 +1,211 @@
+// Prose of the page language, with the mini-markup of web/README.md.
+//
+// Usage:
+//   import { loadText, t, tNode, fmt } from './i18n.mjs';
+//   await loadText('fa', { latinDigits: false });       // fetches ../text/fa.json, preloads KaTeX
+//   h2.append(tNode('s2.title'));                        // DocumentFragment (bdi, KaTeX, strong)
+//   p.append(tNode('s2.satRow', { score: 2.1213, pct: fmt(0.51, { style: 'percent' }) }));
+//   button.setAttribute('aria-label', t('site.exportPng'));   // plain string
+//
+// Markup inside a string:
+//   [name]   placeholder. A number is formatted with fmt(x, {maximumFractionDigits: 2});
+//            a string is inserted as text; a DOM Node is inserted as is (tNode only);
+//            {value, opts} formats value with fmt(value, opts). Names are [A-Za-z_][\w.]*,
+//            so "[1, 1]" stays literal text. Placeholders are filled in text, **bold** and
+//            `code`, never inside $…$ (KaTeX wants Latin digits; put numbers outside).
+//   `x`      LTR isolate <bdi dir="ltr" class="ltr"> for identifiers and English terms
+//   $…$      inline KaTeX, rendered with katex.render into <span dir="ltr" class="math">
+//   **x**    <strong>
+//   \` \$ \* \[   literal characters
+// A missing key renders as ⟦key⟧ (and warns once) so gaps are visible in tests.
+
+import { formatNumber } from './numerals.mjs';
+
+let dict = {};
+let currentLang = 'fa';
+let latin = false;
+let katex = null;
+const warned = new Set();
+
+const LRI = '\u2066';
+const PDI = '\u2069';
+
+/** Load the merged text file of a language and KaTeX. Returns the dictionary. */
+export async function loadText(lang, { latinDigits = false, url } = {}) {
+  currentLang = lang;
+  latin = !!latinDigits;
+  const textUrl = url || new URL(`../text/${lang}.json`, import.meta.url);
+  const [res, k] = await Promise.all([
+    fetch(textUrl),
+    import('../vendor/katex/katex.mjs').then((m) => m.default || m).catch(() => null),
+  ]);
+  if (!res.ok) throw Object.assign(new Error(`text ${lang}: HTTP ${res.status}`), { code: 'TextLoad' });
+  dict = await res.json();
+  katex = k;
+  return dict;
+}
+
+/** For tests and tools: use an in-memory dictionary. */
+export function setText(lang, dictionary, { latinDigits = false, katexModule = null } = {}) {
+  currentLang = lang;
+  latin = !!latinDigits;
+  dict = dictionary || {};
+  if (katexModule) katex = katexModule;
+}
+
+export function getLang() { return currentLang; }
+export function getLatinDigits() { return latin; }
+export function has(id) { return Object.prototype.hasOwnProperty.call(dict, id); }
+
+/** Format a number in the page language (and the Latin-digits setting). */
+export function fmt(x, opts = {}) {
+  return formatNumber(x, { lang: currentLang, latinDigits: latin, ...opts });
+}
+
+function raw(id) {
+  if (has(id)) return String(dict[id]);
+  if (!warned.has(id)) { warned.add(id); console.warn('i18n: missing text', id); }
+  return `⟦${id}⟧`;
+}
+
+// ---------------------------------------------------------------- parser
+// parseMarkup(str) → [{type:'text', s} | {type:'ph', name} | {type:'code', parts} |
+//                     {type:'math', s} | {type:'strong', parts}]
+export function parseMarkup(str) {
+  return parseRun(String(str), 0, null).nodes;
+}
+
+const PH = /^\[([A-Za-z_][A-Za-z0-9_.]*)\]/;
+
+function parseRun(s, i, closer) {
+  const nodes = [];
+  let buf = '';
+  const flush = () => { if (buf) { nodes.push({ type: 'text', s: buf }); buf = ''; } };
+  while (i < s.length) {
+    if (closer === '**' && s.startsWith('**', i)) { flush(); return { nodes, i: i + 2 }; }
+    if (closer === '`' && s[i] === '`') { flush(); return { nodes, i: i + 1 }; }
+    const c = s[i];
+    if (c === '\\' && i + 1 < s.length && '`$*[\\'.includes(s[i + 1])) { buf += s[i + 1]; i += 2; continue; }
+    if (closer !== '`' && c === '`') {
+      flush();
+      const r = parseRun(s, i + 1, '`');
+      nodes.push({ type: 'code', parts: r.nodes });
+      i = r.i; continue;
+    }
+    if (closer !== '`' && c === '$') {
+      let j = i + 1;
+      while (j < s.length && !(s[j] === '$' && s[j - 1] !== '\\')) j++;
+      if (j < s.length) { flush(); nodes.push({ type: 'math', s: s.slice(i + 1, j) }); i = j + 1; continue; }
+    }
+    if (closer === null && s.startsWith('**', i)) {
+      flush();
+      const r = parseRun(s, i + 2, '**');
+      nodes.push({ type: 'strong', parts: r.nodes });
+      i = r.i; continue;
+    }
+    if (c === '[') {
+      const m = PH.exec(s.slice(i, i + 64));
+      if (m) { flush(); nodes.push({ type: 'ph', name: m[1] }); i += m[0].length; continue; }
+    }
+    buf += c; i++;
+  }
+  flush();
+  return { nodes, i };
+}
+
+// ---------------------------------------------------------------- rendering
+function paramText(v) {
+  if (v == null) return '';
+  if (typeof v === 'number') return fmt(v, { maximumFractionDigits: 2 });
+  if (typeof v === 'string') return v;
+  if (typeof Node !== 'undefined' && v instanceof Node) return v.textContent;
+  if (typeof v === 'object' && 'value' in v) {
+    return typeof v.value === 'number' ? fmt(v.value, v.opts || {}) : String(v.value);
+  }
+  return String(v);
+}
+
+const TEX_TEXT = [
+  [/\\sqrt\{([^}]*)\}/g, '√$1'], [/\\frac\{([^}]*)\}\{([^}]*)\}/g, '($1)/($2)'],
+  [/\\times/g, '×'], [/\\cdot/g, '·'], [/\\infty/g, '∞'], [/\\top/g, 'ᵀ'], [/\\mathrm\{([^}]*)\}/g, '$1'],
+  [/\\operatorname\{([^}]*)\}/g, '$1'], [/\\text\{([^}]*)\}/g, '$1'], [/\\le(q)?/g, '≤'], [/\\ge(q)?/g, '≥'],
+  [/\\,|\\;|\\!|\\quad/g, ' '], [/\\left|\\right/g, ''], [/[{}]/g, ''], [/\\/g, ''],
+];
+function texToText(tex) {
+  let s = tex;
+  for (const [re, rep] of TEX_TEXT) s = s.replace(re, rep);
+  return s;
+}
+
+function nodesToString(nodes, params) {
+  let out = '';
+  for (const n of nodes) {
+    if (n.type === 'text') out += n.s;
+    else if (n.type === 'ph') out += params && n.name in params ? paramText(params[n.name]) : `[${n.name}]`;
+    else if (n.type === 'code') out += LRI + nodesToString(n.parts, params) + PDI;
+    else if (n.type === 'math') out += LRI + texToText(n.s) + PDI;
+    else if (n.type === 'strong') out += nodesToString(n.parts, params);
+  }
+  return out;
+}
+
+/** Render a markup string to a DocumentFragment. */
+export function renderMarkup(str, params = {}) {
+  const frag = document.createDocumentFragment();
+  appendNodes(frag, parseMarkup(str), params);
+  return frag;
+}
+
+function appendNodes(parent, nodes, params) {
+  for (const n of nodes) {
+    if (n.type === 'text') parent.append(n.s);
+    else if (n.type === 'ph') {
+      const v = params ? params[n.name] : undefined;
+      if (v === undefined) parent.append(`[${n.name}]`);
+      else if (v instanceof Node) parent.append(v.cloneNode(true));
+      else {
+        const span = document.createElement('span');
+        span.className = 'num';
+        span.textContent = paramText(v);
+        parent.append(span);
+      }
+    } else if (n.type === 'code') {
+      const b = document.createElement('bdi');
+      b.dir = 'ltr';
+      b.className = 'ltr';
+      appendNodes(b, n.parts, params);
+      parent.append(b);
+    } else if (n.type === 'math') {
+      parent.append(renderMath(n.s));
+    } else if (n.type === 'strong') {
+      const s = document.createElement('strong');
+      appendNodes(s, n.parts, params);
+      parent.append(s);
+    }
+  }
+}
+
+/** A KaTeX formula in an LTR span (inline by default). Falls back to the TeX source. */
+export function renderMath(tex, { display = false } = {}) {
+  const span = document.createElement(display ? 'div' : 'span');
+  span.dir = 'ltr';
+  span.className = display ? 'math math-display' : 'math';
+  if (katex) {
+    try {
+      katex.render(tex, span, { displayMode: display, throwOnError: false, output: 'htmlAndMathml' });
+      return span;
+    } catch { /* fall through to plain text */ }
+  }
+  span.textContent = texToText(tex);
+  return span;
+}
+
+/** Plain string (for attributes, <option>, canvas): isolates become LRI…PDI. */
+export function t(id, params) {
+  return nodesToString(parseMarkup(raw(id)), params);
+}
+
+/** Rich DocumentFragment. */
+export function tNode(id, params) {
+  return renderMarkup(raw(id), params);
+}

@@ -1,0 +1,198 @@
+// Numbers in the page language: formatting with Intl (Persian ۰–۹ or
+// Arabic-Indic ٠–٩ digits, ٫ decimal and ٬ group separators) and parsing of
+// what a learner types into an answer box. No DOM, no prose: unit names and
+// error messages live in web/text/<lang>/*.json, keyed by the codes below.
+//
+// parseNumber rules (every rule here has a test in tests/node/numerals.test.mjs):
+// - Digits: Latin 0–9, Persian ۰–۹, Arabic-Indic ٠–٩. Mixing systems inside one
+//   number IS accepted ("۱2٣" = 123): the value is unambiguous and learners who
+//   switch keyboard layouts mid-answer should not be punished for it.
+// - Surrounding whitespace and invisible bidi marks (LRM, RLM, ALM, isolates,
+//   which Intl itself inserts) are ignored, so formatNumber output parses back.
+// - One optional sign first: + - − (U+2212) ‐ (U+2010) – (U+2013).
+// - Decimal separator: ٫ (U+066B) or "." – at most one.
+// - Group separator: ٬ (U+066C) always; "," is a group separator when the number
+//   also has a decimal separator ("1,234.5") or has several commas ("1,234,567").
+//   Groups must be well formed: first group 1–3 digits, then exactly 3 digits,
+//   and only in the integer part.
+// - A single "," and no other separator is a DECIMAL separator ("1,5" = 1.5,
+//   "0,125" = 0.125, "12,3456" = 12.3456) EXCEPT when it could equally be a
+//   thousands separator: 1–3 digits not starting with 0, a comma, exactly 3
+//   digits ("1,234", "12,500"). That case is refused with reason 'ambiguous'
+//   rather than guessed: half of our readers would mean 1.234, half 1234, and
+//   a silently wrong reading is worse than asking to write "1234" or "1٫234".
+// - "/" is NOT accepted as a decimal separator even though handwritten Persian
+//   uses it: "1/2" would be read as a fraction by others ('invalid').
+// - Exponent: e or E, optional sign, digits ("1e-3", "۲٫۵e۳").
+// - Percent: % or ٪ (U+066A) at the start or the end, only with
+//   {allowPercent: true}; the value is then divided by 100.
+// - Anything else (letters, two decimal separators, a lone sign) → 'invalid';
+//   "Infinity", "∞", "NaN" (also the fa/ar words formatNumber writes for it) or an
+//   overflow like 1e999 → 'not-finite';
+//   nothing but whitespace → 'empty'.
+
+const PERSIAN_ZERO = 0x06f0;
+const ARABIC_ZERO = 0x0660;
+
+/** Intl locale for a page language and the "Latin digits" setting. */
+export function numberLocale(lang, latinDigits = false) {
+  if (lang === 'ar') return latinDigits ? 'ar-u-nu-latn' : 'ar-u-nu-arab';
+  // Persian is the default edition: unknown languages fall back to it.
+  return latinDigits ? 'fa-u-nu-latn' : 'fa';
+}
+
+/** Replace Persian and Arabic-Indic digits by Latin ones; other characters unchanged. */
+export function toLatinDigits(str) {
+  let out = '';
+  for (const ch of String(str)) {
+    const c = ch.codePointAt(0);
+    if (c >= PERSIAN_ZERO && c <= PERSIAN_ZERO + 9) out += String(c - PERSIAN_ZERO);
+    else if (c >= ARABIC_ZERO && c <= ARABIC_ZERO + 9) out += String(c - ARABIC_ZERO);
+    else out += ch;
+  }
+  return out;
+}
+
+/** Replace Latin digits by the page's digits (for labels built outside Intl, e.g. "Q۳"). */
+export function localizeDigits(str, { lang = 'fa', latinDigits = false } = {}) {
+  if (latinDigits) return String(str);
+  const zero = lang === 'ar' ? ARABIC_ZERO : PERSIAN_ZERO;
+  return String(str).replace(/[0-9]/g, (d) => String.fromCodePoint(zero + Number(d)));
+}
+
+// ---------------------------------------------------------------- formatting
+
+// Intl.NumberFormat construction is slow; heatmaps format thousands of cells.
+const formatterCache = new Map();
+function formatter(locale, intlOptions) {
+  const key = locale + JSON.stringify(intlOptions);
+  let f = formatterCache.get(key);
+  if (!f) {
+    f = new Intl.NumberFormat(locale, intlOptions);
+    formatterCache.set(key, f);
+  }
+  return f;
+}
+
+// Fixed words for the non-finite values, so the page does not depend on the
+// CLDR version of the browser. The minus of −∞ is preceded by a directional
+// mark (as Intl does for negative numbers) so it stays left of ∞ in RTL text.
+const NOT_A_NUMBER = { fa: 'ناعدد', ar: 'ليس رقمًا' };
+const LRM = '\u200e';
+const ALM = '\u061c';
+
+/**
+ * Format x for the page. opts: {lang, latinDigits, ...Intl.NumberFormat options}.
+ * Intl's default is at most 3 fraction digits; pass maximumFractionDigits or
+ * maximumSignificantDigits for more. Non-numbers are formatted as NaN.
+ */
+export function formatNumber(x, opts = {}) {
+  const { lang = 'fa', latinDigits = false, ...intlOptions } = opts;
+  const v = typeof x === 'bigint' ? Number(x) : x;
+  if (typeof v !== 'number' || Number.isNaN(v)) return NOT_A_NUMBER[lang] ?? NOT_A_NUMBER.fa;
+  if (v === Infinity) return '∞';
+  if (v === -Infinity) return (lang === 'ar' ? ALM + '-' : LRM + '\u2212') + '∞';
+  return formatter(numberLocale(lang, latinDigits), intlOptions).format(v);
+}
+
+/** Format a fraction as a percentage: 0.51 → "۵۱٪". One fraction digit by default. */
+export function formatPercent(fraction, opts = {}) {
+  return formatNumber(fraction, { maximumFractionDigits: 1, ...opts, style: 'percent' });
+}
+
+const BYTE_UNITS = {
+  B: 1,
+  KB: 1e3, MB: 1e6, GB: 1e9, TB: 1e12,
+  KiB: 2 ** 10, MiB: 2 ** 20, GiB: 2 ** 30, TiB: 2 ** 40,
+};
+
+/**
+ * Bytes in a unit. Returns {value, unit, number}: the page puts `number` into a
+ * per-language text key such as "site.unit.GiB" ("[n] گیبی‌بایت"), because unit
+ * names are prose. unit 'auto' (default) picks the largest binary unit ≥ 1.
+ */
+export function formatBytes(bytes, { unit = 'auto', maximumFractionDigits = 2, ...opts } = {}) {
+  let u = unit;
+  if (u === 'auto') {
+    u = 'B';
+    for (const cand of ['KiB', 'MiB', 'GiB', 'TiB']) if (Math.abs(bytes) >= BYTE_UNITS[cand]) u = cand;
+  }
+  if (!(u in BYTE_UNITS)) throw new Error(`formatBytes: unknown unit ${unit}`);
+  const value = bytes / BYTE_UNITS[u];
+  return { value, unit: u, number: formatNumber(value, { maximumFractionDigits, ...opts }) };
+}
+
+// ---------------------------------------------------------------- parsing
+
+// Bidi controls and marks: LRM, RLM, ALM, LRE..RLO, LRI..PDI, and the BOM.
+const INVISIBLE = /[\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069\ufeff]/g;
+const SIGNS = { '+': 1, '-': -1, '\u2212': -1, '\u2010': -1, '\u2013': -1 };
+const NOT_FINITE_WORDS = /^(?:[+\-\u2212]?(?:∞|infinity|inf)|nan)$/i;
+
+/**
+ * Parse a learner's answer. Returns {ok: true, value} or
+ * {ok: false, reason: 'empty' | 'invalid' | 'not-finite' | 'ambiguous'}.
+ * Never throws. opts: {allowPercent = false}.
+ */
+export function parseNumber(str, { allowPercent = false } = {}) {
+  if (typeof str !== 'string' && typeof str !== 'number') return { ok: false, reason: 'invalid' };
+  let s = toLatinDigits(String(str)).replace(INVISIBLE, '').trim();
+  if (s === '') return { ok: false, reason: 'empty' };
+
+  let percent = false;
+  if (/^[%٪]/.test(s) || /[%٪]$/.test(s)) {
+    if (!allowPercent) return { ok: false, reason: 'invalid' };
+    percent = true;
+    s = s.replace(/^[%٪]\s*|\s*[%٪]$/, '');
+  }
+
+  let sign = 1;
+  if (s[0] in SIGNS) {
+    sign = SIGNS[s[0]];
+    s = s.slice(1);
+  }
+  if (NOT_FINITE_WORDS.test(s) || Object.values(NOT_A_NUMBER).includes(s)) return { ok: false, reason: 'not-finite' };
+
+  // mantissa [exponent]; the mantissa holds only digits and separators.
+  const m = /^([0-9.,\u066b\u066c]+)(?:[eE]([+\-\u2212]?[0-9]+))?$/.exec(s);
+  if (!m) return { ok: false, reason: 'invalid' };
+  const mantissa = normalizeMantissa(m[1]);
+  if (!mantissa.ok) return mantissa;
+  const exponent = m[2] ? m[2].replace('\u2212', '-') : '0';
+
+  let value = sign * Number(`${mantissa.text}e${exponent}`);
+  if (percent) value /= 100;
+  if (!Number.isFinite(value)) return { ok: false, reason: 'not-finite' };
+  return { ok: true, value: value === 0 ? 0 : value }; // no -0 in answers
+}
+
+// "1,234.5" → {ok, text: "1234.5"} following the separator rules above.
+function normalizeMantissa(raw) {
+  const decimals = [...raw].filter((c) => c === '.' || c === '\u066b').length;
+  const commas = [...raw].filter((c) => c === ',').length;
+  if (decimals > 1) return { ok: false, reason: 'invalid' };
+
+  let intPart;
+  let fracPart;
+  let groupChars;
+  if (decimals === 0 && commas === 1 && !raw.includes('\u066c')) {
+    // The single comma is the decimal separator, unless it reads as grouping too.
+    if (/^[1-9][0-9]{0,2},[0-9]{3}$/.test(raw)) return { ok: false, reason: 'ambiguous' };
+    [intPart, fracPart] = raw.split(',');
+    groupChars = null;
+  } else {
+    [intPart, fracPart = ''] = raw.split(/[.\u066b]/);
+    groupChars = /[,\u066c]/;
+  }
+  if (fracPart !== undefined && /[^0-9]/.test(fracPart)) return { ok: false, reason: 'invalid' };
+  if (groupChars && groupChars.test(intPart)) {
+    const groups = intPart.split(groupChars);
+    const wellFormed =
+      /^[0-9]{1,3}$/.test(groups[0]) && groups.slice(1).every((g) => /^[0-9]{3}$/.test(g));
+    if (!wellFormed) return { ok: false, reason: 'invalid' };
+    intPart = groups.join('');
+  }
+  if (/[^0-9]/.test(intPart)) return { ok: false, reason: 'invalid' };
+  if (intPart === '' && (fracPart ?? '') === '') return { ok: false, reason: 'invalid' };
+  return { ok: true, text: `${intPart || '0'}.${fracPart || '0'}` };
+}

@@ -1,0 +1,78 @@
+// The progress panel of the practice page: a summary of what the store holds,
+// export to a JSON file (download) and import from a file. A refused file
+// (store.import's error codes) shows a message in the page language and
+// changes nothing. Store notices themselves are shown at the top of the page
+// by pages/practice.mjs.
+//
+// data-testid hooks: progress-summary, progress-export, progress-import (the file
+// input), progress-message (live region, data-kind="ok|bad", data-code = import
+// error code), progress-not-saved (shown when storage does not persist).
+
+import { h, tx, p, liveRegion, say, button } from './ui.mjs';
+
+export async function mount(root, ctx) {
+  const store = ctx.store;
+  root.append(p(ctx, 'practice.progress.intro', null, 'block-intro'));
+  const summary = h('p', { testid: 'progress-summary' });
+  const message = liveRegion('progress-message');
+  const notSaved = p(ctx, 'practice.progress.notSaved', null, 'note warn');
+  notSaved.dataset.testid = 'progress-not-saved';
+
+  function refresh() {
+    const d = store.get();
+    const ex = Object.values(d.exercises).filter((e) => e.correct > 0).length;
+    const quiz = Object.values(d.quizzes).reduce((s, l) => s + l.length, 0);
+    summary.textContent = '';
+    summary.append(tx(ctx, 'practice.progress.summary', { cards: Object.keys(d.cards).length, ex, quiz }));
+    notSaved.hidden = store.persistent;
+  }
+  store.subscribe(refresh);
+
+  const exportBtn = button(ctx, 'practice.progress.export', {
+    testid: 'progress-export',
+    onClick: () => {
+      const text = store.export();
+      const day = new Date().toISOString().slice(0, 10);
+      const file = `attention-progress-${day}.json`;
+      const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
+      const a = h('a', { href: url, download: file, hidden: true });
+      document.body.append(a);
+      a.click();
+      a.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 1000);
+      say(message, ctx, 'practice.progress.exported', { file: h('bdi', { dir: 'ltr' }, file) }, 'ok');
+    },
+  });
+
+  const inputId = 'progress-import-input';
+  const fileInput = h('input', { type: 'file', id: inputId, accept: 'application/json,.json', testid: 'progress-import', class: 'file-input', 'aria-describedby': 'progress-import-hint' });
+  fileInput.addEventListener('change', async () => {
+    const f = fileInput.files && fileInput.files[0];
+    if (!f) return;
+    let text;
+    try {
+      text = await f.text();
+    } catch {
+      say(message, ctx, 'practice.import.read-failed', null, 'bad');
+      message.dataset.code = 'read-failed';
+      fileInput.value = '';
+      return;
+    }
+    const r = store.import(text);
+    if (r.ok) {
+      say(message, ctx, 'practice.progress.imported', null, 'ok');
+      delete message.dataset.code;
+    } else {
+      say(message, ctx, `practice.import.${r.error}`, null, 'bad');
+      message.dataset.code = r.error;
+    }
+    fileInput.value = '';
+  });
+  const importBox = h('div', { class: 'import-box' },
+    h('label', { for: inputId, class: 'file-label' }, tx(ctx, 'practice.progress.import')),
+    fileInput,
+    h('p', { class: 'note', id: 'progress-import-hint' }, tx(ctx, 'practice.progress.importHint')));
+
+  root.append(summary, notSaved, h('div', { class: 'progress-actions' }, exportBtn, importBox), message);
+  refresh();
+}

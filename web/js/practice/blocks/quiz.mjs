@@ -1,0 +1,200 @@
+// Block 5, "check your understanding": a pool of 20 multiple-choice questions
+// (text keys quiz.qNN.*, option o1 is the right one, shown shuffled) and 10
+// numeric question generators from generators.mjs (QUIZ), whose answers the
+// engine computes from a fresh seed every time. A round draws ROUND_MCQ + ROUND_NUM
+// questions; the score counts the FIRST answer to each question. A wrong numeric
+// answer can be retried on a fresh instance (new seed) as often as the learner likes.
+// Each finished round is saved in the progress store (quizzes.main) and the
+// history is shown.
+//
+// data-testid hooks:
+//   quiz-start, quiz-question (data-kind="mcq|numeric", data-id, data-seed for numeric,
+//   data-answered="true"), quiz-counter, quiz-prompt, quiz-option (radio inputs,
+//   data-value="o1".."o4", o1 = right), quiz-answer-input, quiz-submit, quiz-feedback
+//   (live region, data-status="correct|wrong|unparseable"), quiz-explanation,
+//   quiz-retry (numeric, after a wrong answer), quiz-next, quiz-score, quiz-history
+//   (ol of past rounds), quiz-best, quiz-restart.
+
+import { QUIZ } from '../generators.mjs';
+import { gradeQuestion } from '../grading.mjs';
+import { createRng, freshSeed } from '../random.mjs';
+import { h, tx, p, liveRegion, say, choiceGroup, answerField, showGrade, button, num } from './ui.mjs';
+import { solutionList, promptNode, toleranceText } from './try-yourself.mjs';
+
+export const MCQ = Array.from({ length: 20 }, (_, i) => `q${String(i + 1).padStart(2, '0')}`);
+export const NUMERIC = Object.keys(QUIZ);
+const ROUND_MCQ = 8;
+const ROUND_NUM = 4;
+const QUIZ_ID = 'main';
+
+export async function mount(root, ctx) {
+  root.append(p(ctx, 'quiz.ui.intro', { n: ROUND_MCQ + ROUND_NUM }, 'block-intro'));
+  const stage = h('div', { class: 'quiz-stage' });
+  const historyBox = h('div', { class: 'quiz-history-box' });
+  root.append(stage, historyBox);
+
+  function renderHistory() {
+    historyBox.textContent = '';
+    historyBox.append(h('h3', {}, tx(ctx, 'quiz.ui.history')));
+    const list = (ctx.store.get().quizzes[QUIZ_ID] || []).slice(-10).reverse();
+    if (!list.length) {
+      historyBox.append(p(ctx, 'quiz.ui.historyEmpty', null, 'note'));
+      return;
+    }
+    const best = list.reduce((b, r) => (r.score / r.total > b.score / b.total ? r : b), list[0]);
+    historyBox.append(h('p', { testid: 'quiz-best' }, tx(ctx, 'quiz.ui.best', { score: best.score, total: best.total })));
+    const dtf = new Intl.DateTimeFormat(ctx.latinDigits ? `${ctx.lang}-u-nu-latn` : (ctx.lang === 'ar' ? 'ar-u-nu-arab' : 'fa'),
+      { dateStyle: 'medium', timeStyle: 'short' });
+    const ol = h('ol', { class: 'quiz-history', testid: 'quiz-history' });
+    for (const r of list) ol.append(h('li', {}, tx(ctx, 'quiz.ui.historyRow', { date: dtf.format(new Date(r.at)), score: r.score, total: r.total })));
+    historyBox.append(ol);
+  }
+
+  function startScreen() {
+    stage.textContent = '';
+    stage.append(button(ctx, 'quiz.ui.start', { primary: true, testid: 'quiz-start', onClick: () => startRound() }));
+  }
+
+  let round = null; // {items, i, score}
+
+  function startRound() {
+    const rng = createRng(freshSeed());
+    const mcq = rng.shuffle(MCQ).slice(0, ROUND_MCQ).map((id) => ({ kind: 'mcq', id, order: rng.shuffle(['o1', 'o2', 'o3', 'o4']) }));
+    const numeric = rng.shuffle(NUMERIC).slice(0, ROUND_NUM).map((id) => ({ kind: 'numeric', id }));
+    round = { items: rng.shuffle([...mcq, ...numeric]), i: 0, score: 0 };
+    showItem();
+  }
+
+  function frame(item) {
+    stage.textContent = '';
+    const art = h('article', { class: 'quiz-question', testid: 'quiz-question', dataset: { kind: item.kind, id: item.id }, 'aria-labelledby': 'quiz-counter' });
+    art.append(h('p', { class: 'counter', id: 'quiz-counter', testid: 'quiz-counter' },
+      tx(ctx, 'quiz.ui.question', { i: round.i + 1, n: round.items.length })));
+    stage.append(art);
+    return art;
+  }
+
+  function nextButton() {
+    const last = round.i + 1 >= round.items.length;
+    return button(ctx, last ? 'quiz.ui.finish' : 'quiz.ui.next', {
+      primary: true, testid: 'quiz-next',
+      onClick: () => { round.i += 1; if (round.i >= round.items.length) finish(); else showItem(); },
+    });
+  }
+
+  function showItem() {
+    const item = round.items[round.i];
+    if (item.kind === 'mcq') showMcq(item);
+    else showNumeric(item, true);
+  }
+
+  function showMcq(item) {
+    const art = frame(item);
+    const stem = h('p', { class: 'prompt', testid: 'quiz-prompt', id: 'quiz-stem' }, tx(ctx, `quiz.${item.id}.stem`));
+    const group = choiceGroup(ctx, {
+      testid: 'quiz-option', name: `quiz-${item.id}`,
+      options: item.order.map((o) => ({ value: o, key: `quiz.${item.id}.${o}` })),
+    });
+    group.el.setAttribute('aria-labelledby', 'quiz-stem');
+    const feedback = liveRegion('quiz-feedback');
+    const actions = h('div', { class: 'actions' });
+    const submit = button(ctx, 'quiz.ui.submit', {
+      primary: true, testid: 'quiz-submit',
+      onClick: () => {
+        const v = group.value;
+        if (!v) { say(feedback, ctx, 'quiz.ui.pickFirst', null, 'warn'); group.focusFirst(); return; }
+        const right = v === 'o1';
+        if (right) round.score += 1;
+        group.disabled = true;
+        group.markResult('o1');
+        say(feedback, ctx, right ? 'quiz.ui.correct' : 'quiz.ui.wrong', null, right ? 'ok' : 'bad');
+        feedback.dataset.status = right ? 'correct' : 'wrong';
+        feedback.append(' ', h('span', { class: 'explanation', testid: 'quiz-explanation' }, tx(ctx, `quiz.${item.id}.why`)));
+        art.dataset.answered = 'true';
+        submit.remove();
+        const nb = nextButton();
+        actions.append(nb);
+        nb.focus();
+      },
+    });
+    actions.append(submit);
+    art.append(stem, group.el, actions, feedback);
+  }
+
+  async function showNumeric(item, firstTry) {
+    const art = frame(item);
+    art.dataset.state = 'loading';
+    const wait = p(ctx, 'quiz.ui.computing', null, 'note');
+    art.append(wait);
+    let q;
+    try {
+      q = await QUIZ[item.id].generate(freshSeed(), ctx.engine);
+    } catch (err) {
+      console.error(err);
+      wait.remove();
+      art.append(ctx.errorNode(err), h('div', { class: 'actions' }, nextButton()));
+      art.dataset.state = 'error';
+      return;
+    }
+    wait.remove();
+    art.dataset.seed = String(q.seed);
+    art.dataset.state = 'ready';
+    const feedback = liveRegion('quiz-feedback');
+    const actions = h('div', { class: 'actions' });
+    let done = false;
+    const submitNow = () => {
+      if (done) return;
+      const res = gradeQuestion(field.input.value, q);
+      const status = showGrade(ctx, feedback, res, { digits: 4 });
+      feedback.dataset.status = status;
+      if (status === 'unparseable') { field.input.focus(); return; }
+      done = true;
+      field.input.readOnly = true;
+      if (firstTry && status === 'correct') round.score += 1;
+      firstTry = false;
+      const value = num(ctx, q.answer, 4);
+      feedback.textContent = '';
+      say(feedback, ctx, status === 'correct' ? 'quiz.ui.correctNumeric' : 'quiz.ui.wrongNumeric', { value }, status === 'correct' ? 'ok' : 'bad');
+      if (res.note === 'percent-missing') feedback.append(' ', tx(ctx, 'practice.grade.percent-missing'));
+      art.append(h('div', { class: 'steps', testid: 'quiz-explanation' }, solutionList(ctx, q, 'quiz-steps')));
+      art.dataset.answered = 'true';
+      submit.remove();
+      if (status !== 'correct') {
+        actions.append(button(ctx, 'quiz.ui.retry', { testid: 'quiz-retry', onClick: () => showNumeric(item, false) }));
+      }
+      const nb = nextButton();
+      actions.append(nb);
+      nb.focus();
+    };
+    const field = answerField(ctx, { labelKey: 'quiz.ui.answerLabel', testid: 'quiz-answer-input', onEnter: submitNow });
+    const submit = button(ctx, 'quiz.ui.submit', { primary: true, testid: 'quiz-submit', onClick: submitNow });
+    actions.append(submit);
+    art.append(
+      h('p', { class: 'prompt', testid: 'quiz-prompt' }, promptNode(ctx, q)),
+      h('div', { class: 'answer-row' }, field.el),
+      h('p', { class: 'note' }, tx(ctx, 'quiz.ui.tolerance', { tol: toleranceText(ctx, q) })),
+      actions, feedback,
+    );
+    if (!firstTry) field.input.focus();
+  }
+
+  function finish() {
+    const total = round.items.length;
+    const score = round.score;
+    ctx.store.update((d) => {
+      const list = d.quizzes[QUIZ_ID] || [];
+      list.push({ at: new Date().toISOString(), score, total });
+      d.quizzes[QUIZ_ID] = list.slice(-50);
+    });
+    stage.textContent = '';
+    const s = h('p', { class: 'quiz-score', testid: 'quiz-score', role: 'status' }, tx(ctx, 'quiz.ui.score', { score, total }));
+    stage.append(s, p(ctx, 'quiz.ui.firstTry', null, 'note'),
+      button(ctx, 'quiz.ui.restart', { primary: true, testid: 'quiz-restart', onClick: () => startRound() }));
+    renderHistory();
+    s.tabIndex = -1;
+    s.focus();
+  }
+
+  startScreen();
+  renderHistory();
+}

@@ -1,0 +1,331 @@
+// Block 1, "try it without code": six guided experiments. Each asks a question
+// first; the learner commits a guess (radio choices), the guess is saved in the
+// progress store (guesses["try.<id>"]), then the live engine result is revealed
+// with an explanation and controls to keep experimenting.
+//
+//   e1 √d_k scaling      engine.experiment (5 seeds) + attention/rowStats + heatmap
+//   e2 causal mask       attention with equal scores, causal on/off + heatmap
+//   e3 context doubling  scoreMatrixBytes
+//   e4 max subtraction   softmaxRow with/without subtractMax
+//   e5 chunked/online    onlineSoftmaxTrace on the worked example's «sat» row
+//   e6 worked example    attention on the/cat/sat/down + heatmap
+//
+// data-testid hooks:
+//   try-experiment (data-id="e1".."e6", data-revealed="true" after the reveal)
+//   try-choice (radio inputs, data-value="c1".."c4"), try-commit, try-feedback (live region),
+//   try-result (the revealed panel), try-live (live line under the controls),
+//   try-<id>-<control> for controls (try-e1-dk, try-e1-scale, try-e2-n, try-e2-causal,
+//   try-e3-n, try-e3-bpe, try-e3-heads, try-e4-shift, try-e5-block, try-e6-causal),
+//   try-<id>-heat (heatmaps), try-e5-table.
+
+import { slider, checkbox, select, controlRow } from '../../widgets/controls.mjs';
+import { createHeatmap } from '../../widgets/heatmap.mjs';
+import { WORKED } from '../generators.mjs';
+import {
+  h, tx, p, liveRegion, say, choiceGroup, button, seededShuffle, num, table, safely, mat, zeros,
+} from './ui.mjs';
+
+const SEEDS = [1, 2, 3, 4, 5];
+const matmul = (a, b) => a.map((r) => b[0].map((_, j) => r.reduce((s, x, k) => s + x * b[k][j], 0)));
+const flat = (m) => mat(m.length, m[0].length, m.flat());
+function worked() {
+  const { x, wq, wk, wv } = WORKED;
+  return { q: flat(matmul(x, wq)), k: flat(matmul(x, wk)), v: flat(matmul(x, wv)) };
+}
+
+// Run fn only for the latest request: slider drags fire many changes.
+function latest() {
+  let token = 0;
+  return async (fn) => {
+    const mine = ++token;
+    const r = await fn(() => mine === token);
+    return r;
+  };
+}
+
+// ---------------------------------------------------------------- experiments
+
+const EXPERIMENTS = [
+  {
+    id: 'e1', choices: ['c1', 'c2', 'c3'], correct: 'c1',
+    async reveal(ctx, out) {
+      const [lo, hi] = await Promise.all([
+        ctx.engine.experiment({ n: 8, dk: 16, seeds: SEEDS, scale: false }),
+        ctx.engine.experiment({ n: 8, dk: 256, seeds: SEEDS, scale: false }),
+      ]);
+      out.append(p(ctx, 'practice.try.e1.result', {
+        w16: num(ctx, lo.mean.maxWeight, 4), w256: num(ctx, hi.mean.maxWeight, 4),
+        h16: ctx.pct(lo.mean.entropyShare), h256: ctx.pct(hi.mean.entropyShare), seeds: SEEDS.length,
+      }, 'try-result-line'));
+    },
+    play(ctx, area) {
+      const n = 8;
+      const seed = 1;
+      const live = liveRegion('try-live', { cls: 'try-live' });
+      const hm = createHeatmap(ctx, {
+        label: tx(ctx, 'practice.try.e1.heat', { seed }), min: 0, max: 1, digits: 2, testid: 'try-e1-heat',
+        exportName: 'weights-dk',
+      });
+      const run = latest();
+      const update = () => run(async (isLatest) => {
+        const dk = dkCtl.value;
+        const scaled = scaleCtl.checked;
+        const r = await safely(ctx, live, async () => {
+          const [q, k] = await Promise.all([
+            ctx.engine.randomNormal({ seed, rows: n, cols: dk }),
+            ctx.engine.randomNormal({ seed: seed + 1000, rows: n, cols: dk }),
+          ]);
+          const args = { q, k, v: zeros(n, 1), returnWeights: true };
+          if (!scaled) args.scale = null;
+          const a = await ctx.engine.attention(args);
+          const st = await ctx.engine.rowStats(a.weights);
+          return { a, st };
+        });
+        if (!r || !isLatest()) return;
+        const maxW = Math.max(...r.st.maxWeight);
+        const meanH = r.st.entropy.reduce((s, x) => s + x, 0) / n;
+        say(live, ctx, 'practice.try.e1.live', { dk, w: num(ctx, maxW, 4), h: ctx.pct(meanH / Math.log(n)) });
+        hm.update(r.a.weights);
+      });
+      const dkCtl = slider(ctx, {
+        label: 'practice.try.e1.dk', values: [2, 4, 8, 16, 32, 64, 128, 256, 512], value: 16,
+        onChange: update, testid: 'try-e1-dk',
+      });
+      const scaleCtl = checkbox(ctx, { label: 'practice.try.e1.scale', checked: false, onChange: update, testid: 'try-e1-scale' });
+      area.append(controlRow(dkCtl, scaleCtl), live, hm.el);
+      return update();
+    },
+  },
+  {
+    id: 'e2', choices: ['c1', 'c2', 'c3', 'c4'], correct: 'c1',
+    async reveal(ctx, out) {
+      const a = await ctx.engine.attention({ q: zeros(4, 2), k: zeros(4, 2), v: zeros(4, 1), causal: true, returnWeights: true });
+      out.append(p(ctx, 'practice.try.e2.result', { w: num(ctx, a.weights.data[2 * 4 + 0], 4) }, 'try-result-line'));
+    },
+    play(ctx, area) {
+      const hm = createHeatmap(ctx, { label: 'practice.try.e2.heat', min: 0, max: 1, digits: 2, testid: 'try-e2-heat', exportName: 'causal' });
+      const live = liveRegion('try-live', { cls: 'try-live visually-hidden' });
+      const run = latest();
+      const update = () => run(async (isLatest) => {
+        const n = nCtl.value;
+        const a = await safely(ctx, live, () => ctx.engine.attention({
+          q: zeros(n, 2), k: zeros(n, 2), v: zeros(n, 1), causal: causalCtl.checked, returnWeights: true,
+        }));
+        if (a && isLatest()) hm.update(a.weights);
+      });
+      const nCtl = slider(ctx, { label: 'practice.try.e2.n', min: 2, max: 8, step: 1, value: 4, onChange: update, testid: 'try-e2-n' });
+      const causalCtl = checkbox(ctx, { label: 'practice.try.e2.causal', checked: true, onChange: update, testid: 'try-e2-causal' });
+      area.append(controlRow(nCtl, causalCtl), live, hm.el);
+      return update();
+    },
+  },
+  {
+    id: 'e3', choices: ['c1', 'c2', 'c3', 'c4'], correct: 'c1',
+    async reveal(ctx, out) {
+      const [a, b] = await Promise.all([
+        ctx.engine.scoreMatrixBytes({ n: 8192, bytesPerElement: 2 }),
+        ctx.engine.scoreMatrixBytes({ n: 16384, bytesPerElement: 2 }),
+      ]);
+      out.append(p(ctx, 'practice.try.e3.result', {
+        a: ctx.fmtBytes(a, { unit: 'MB', maximumFractionDigits: 1 }),
+        b: ctx.fmtBytes(b, { unit: 'MB', maximumFractionDigits: 1 }),
+        ratio: b / a,
+      }, 'try-result-line'));
+    },
+    play(ctx, area) {
+      const live = liveRegion('try-live', { cls: 'try-live' });
+      const run = latest();
+      const update = () => run(async (isLatest) => {
+        const n = nCtl.value;
+        const bpe = Number(bpeCtl.input.value);
+        const heads = headsCtl.value;
+        const r = await safely(ctx, live, async () => {
+          const [one, two] = await Promise.all([
+            ctx.engine.scoreMatrixBytes({ n, bytesPerElement: bpe, heads }),
+            ctx.engine.scoreMatrixBytes({ n: 2 * n, bytesPerElement: bpe, heads }),
+          ]);
+          return { one, two };
+        });
+        if (!r || !isLatest()) return;
+        live.textContent = '';
+        live.dataset.kind = 'info';
+        const decUnit = r.one >= 1e9 ? 'GB' : r.one >= 1e6 ? 'MB' : 'KB';
+        live.append(p(ctx, 'practice.try.e3.live', {
+          n, bytes: ctx.fmt(r.one),
+          dec: ctx.fmtBytes(r.one, { unit: decUnit, maximumFractionDigits: 2 }),
+          bin: ctx.fmtBytes(r.one, { maximumFractionDigits: 2 }),
+        }), p(ctx, 'practice.try.e3.vsDouble', { bytes2: ctx.fmt(r.two), ratio: r.two / r.one }));
+      });
+      const nCtl = slider(ctx, {
+        label: 'practice.try.e3.n', values: [512, 1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072, 262144],
+        value: 8192, onChange: update, testid: 'try-e3-n',
+      });
+      const bpeCtl = select(ctx, {
+        label: 'practice.try.e3.bpe', value: 2, onChange: update, testid: 'try-e3-bpe',
+        options: [{ value: 2, label: 'practice.try.e3.bpe2' }, { value: 4, label: 'practice.try.e3.bpe4' }],
+      });
+      const headsCtl = slider(ctx, { label: 'practice.try.e3.heads', values: [1, 2, 4, 8, 16, 32], value: 1, onChange: update, testid: 'try-e3-heads' });
+      area.append(controlRow(nCtl, bpeCtl, headsCtl), live);
+      return update();
+    },
+  },
+  {
+    id: 'e4', choices: ['c1', 'c2', 'c3', 'c4'], correct: 'c1',
+    async reveal(ctx, out) {
+      const logits = [1000, 1001, 1002];
+      const [bad, good] = await Promise.all([
+        ctx.engine.softmaxRow({ logits, subtractMax: false }),
+        ctx.engine.softmaxRow({ logits, subtractMax: true }),
+      ]);
+      out.append(p(ctx, 'practice.try.e4.result', { bad: describeSoftmax(ctx, bad), good: describeSoftmax(ctx, good) }, 'try-result-line'));
+    },
+    play(ctx, area) {
+      const live = liveRegion('try-live', { cls: 'try-live' });
+      const run = latest();
+      const update = () => run(async (isLatest) => {
+        const c = shiftCtl.value;
+        const logits = [c, c + 1, c + 2];
+        const r = await safely(ctx, live, () => Promise.all([
+          ctx.engine.softmaxRow({ logits, subtractMax: false }),
+          ctx.engine.softmaxRow({ logits, subtractMax: true }),
+        ]));
+        if (!r || !isLatest()) return;
+        live.textContent = '';
+        live.dataset.kind = r[0].overflowed ? 'warn' : 'info';
+        live.append(
+          h('p', {}, h('strong', {}, tx(ctx, 'practice.try.e4.without')), ': ', describeSoftmax(ctx, r[0])),
+          h('p', {}, h('strong', {}, tx(ctx, 'practice.try.e4.with')), ': ', describeSoftmax(ctx, r[1])),
+        );
+      });
+      const shiftCtl = slider(ctx, {
+        label: 'practice.try.e4.shift', values: [0, 10, 50, 80, 86, 87, 88, 100, 500, 1000], value: 0,
+        onChange: update, testid: 'try-e4-shift',
+      });
+      area.append(controlRow(shiftCtl), live);
+      return update();
+    },
+  },
+  {
+    id: 'e5', choices: ['c1', 'c2', 'c3'], correct: 'c1',
+    async reveal(ctx, out) {
+      const tr = await ctx.engine.onlineSoftmaxTrace({ ...worked(), row: 2, blockK: 2 });
+      out.append(p(ctx, 'practice.try.e5.result', { diff: ctx.fmt(tr.maxAbsDiff, { maximumSignificantDigits: 2 }) }, 'try-result-line'));
+    },
+    play(ctx, area) {
+      const live = liveRegion('try-live', { cls: 'try-live' });
+      const tableBox = h('div', { class: 'trace-box' });
+      const run = latest();
+      const update = () => run(async (isLatest) => {
+        const tr = await safely(ctx, live, () => ctx.engine.onlineSoftmaxTrace({ ...worked(), row: 2, blockK: blockCtl.value }));
+        if (!tr || !isLatest()) return;
+        say(live, ctx, 'practice.try.e5.result', { diff: ctx.fmt(tr.maxAbsDiff, { maximumSignificantDigits: 2 }) });
+        const rows = tr.steps.map((s) => [
+          num(ctx, s.tile + 1), tx(ctx, 'practice.try.e5.keys', { a: s.keyBegin + 1, b: s.keyEnd }),
+          num(ctx, s.tileMax, 3), `${num(ctx, s.mOld, 3)} → ${num(ctx, s.mNew, 3)}`,
+          num(ctx, s.rescale, 3), `${num(ctx, s.lOld, 3)} → ${num(ctx, s.lNew, 3)}`,
+        ]);
+        tableBox.textContent = '';
+        tableBox.append(table(ctx, {
+          captionKey: 'practice.try.e5.caption', testid: 'try-e5-table', rows,
+          headKeys: ['practice.try.e5.col.tile', 'practice.try.e5.col.keys', 'practice.try.e5.col.tileMax',
+            'practice.try.e5.col.m', 'practice.try.e5.col.rescale', 'practice.try.e5.col.l'],
+        }));
+      });
+      const blockCtl = slider(ctx, { label: 'practice.try.e5.block', min: 1, max: 4, step: 1, value: 2, onChange: update, testid: 'try-e5-block' });
+      area.append(controlRow(blockCtl), live, tableBox);
+      return update();
+    },
+  },
+  {
+    id: 'e6', choices: ['c1', 'c2', 'c3', 'c4'], correct: 'c1',
+    async reveal(ctx, out) {
+      const a = await ctx.engine.attention({ ...worked(), returnWeights: true });
+      out.append(p(ctx, 'practice.try.e6.result', {
+        score: a.scores.data[2 * 4 + 2], pct: ctx.pct(a.weights.data[2 * 4 + 2], { maximumFractionDigits: 0 }),
+      }, 'try-result-line'));
+    },
+    play(ctx, area) {
+      const words = WORKED.words;
+      const hm = createHeatmap(ctx, {
+        label: 'practice.try.e6.heat', rowLabels: words, colLabels: words, min: 0, max: 1, digits: 2,
+        testid: 'try-e6-heat', exportName: 'worked-example',
+      });
+      const live = liveRegion('try-live', { cls: 'try-live' });
+      const run = latest();
+      const update = () => run(async (isLatest) => {
+        const a = await safely(ctx, live, () => ctx.engine.attention({ ...worked(), causal: causalCtl.checked, returnWeights: true }));
+        if (!a || !isLatest()) return;
+        hm.update(a.weights);
+        hm.select(2, 2);
+        say(live, ctx, 'practice.try.e6.row', { pct: ctx.pct(a.weights.data[2 * 4 + 2], { maximumFractionDigits: 0 }) });
+      });
+      const causalCtl = checkbox(ctx, { label: 'practice.try.e6.causal', checked: false, onChange: update, testid: 'try-e6-causal' });
+      area.append(controlRow(causalCtl), live, hm.el);
+      return update();
+    },
+  },
+];
+
+function describeSoftmax(ctx, r) {
+  if (r.overflowed || Array.from(r.weights).some((x) => !Number.isFinite(x))) return tx(ctx, 'practice.try.e4.overflow');
+  const w = Array.from(r.weights);
+  return tx(ctx, 'practice.try.e4.weights', { w1: num(ctx, w[0], 3), w2: num(ctx, w[1], 3), w3: num(ctx, w[2], 3) });
+}
+
+// ---------------------------------------------------------------- block
+
+function mountExperiment(ctx, ex) {
+  const key = (s) => `practice.try.${ex.id}.${s}`;
+  const art = h('article', { class: 'experiment', testid: 'try-experiment', dataset: { id: ex.id }, 'aria-labelledby': `try-${ex.id}-h` });
+  art.append(h('h3', { id: `try-${ex.id}-h` }, tx(ctx, key('title'))));
+  art.append(p(ctx, key('q'), null, 'question'));
+
+  const options = seededShuffle(ex.choices, ex.id).map((c) => ({ value: c, key: key(c) }));
+  const group = choiceGroup(ctx, { legendKey: 'practice.try.guessLegend', options, testid: 'try-choice', name: `try-${ex.id}` });
+  const feedback = liveRegion('try-feedback');
+  const result = h('div', { class: 'try-result', testid: 'try-result', hidden: true });
+  const commit = button(ctx, 'practice.try.commit', { primary: true, testid: 'try-commit', onClick: () => onCommit() });
+
+  const prev = ctx.store.get().guesses[`try.${ex.id}`];
+  const prevNote = prev && ex.choices.includes(prev.value) ? p(ctx, 'practice.try.previous', { choice: ctx.t(key(prev.value)) }, 'note') : null;
+
+  art.append(group.el, h('div', { class: 'actions' }, commit), prevNote, feedback, result);
+
+  async function onCommit() {
+    const choice = group.value;
+    if (!choice) {
+      say(feedback, ctx, 'practice.try.pickFirst', null, 'warn');
+      group.focusFirst();
+      return;
+    }
+    ctx.store.update((d) => { d.guesses[`try.${ex.id}`] = { value: choice, at: new Date().toISOString() }; });
+    group.disabled = true;
+    commit.disabled = true;
+    group.markResult(ex.correct);
+    if (choice === ex.correct) say(feedback, ctx, 'practice.try.right', null, 'ok');
+    else say(feedback, ctx, 'practice.try.wrongGuess', { choice: ctx.t(key(choice)), answer: ctx.t(key(ex.correct)) }, 'bad');
+
+    result.hidden = false;
+    const running = p(ctx, 'practice.try.running', null, 'note');
+    result.append(running);
+    const lines = h('div', { class: 'try-result-lines' });
+    const ok = await safely(ctx, lines, async () => { await ex.reveal(ctx, lines); return true; });
+    running.remove();
+    result.append(lines);
+    if (ok) {
+      result.append(p(ctx, key('explain'), null, 'explain'));
+      const area = h('div', { class: 'try-play' }, h('h4', {}, tx(ctx, 'practice.try.playTitle')));
+      result.append(area);
+      await ex.play(ctx, area);
+    }
+    art.dataset.revealed = 'true';
+  }
+  return art;
+}
+
+export async function mount(root, ctx) {
+  root.append(p(ctx, 'practice.try.intro', null, 'block-intro'));
+  const list = h('div', { class: 'experiments' });
+  for (const ex of EXPERIMENTS) list.append(mountExperiment(ctx, ex));
+  root.append(list);
+}

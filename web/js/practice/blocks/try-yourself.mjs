@@ -1,0 +1,190 @@
+// Block 3, "try it yourself": thirteen numeric exercises from generators.mjs
+// (EXERCISES). The learner types an answer (Persian, Arabic-Indic or Latin
+// digits; ٫ , . separators), which is graded against the ENGINE's value with
+// the generator's stated tolerance. Unparseable input gets a message, never a
+// wrong mark. Hints one at a time, then a step-by-step worked solution;
+// "another example" draws fresh numbers from a new seed. Results go to the
+// progress store: exercises[id] = {attempts, correct, lastStatus, lastSeed, updatedAt}.
+//
+// data-testid hooks:
+//   practice-exercise-select, practice-exercise-prev, practice-exercise-next,
+//   practice-exercise (data-id, data-seed, data-state="loading|ready|error"),
+//   practice-prompt, practice-answer-input, practice-check, practice-feedback (live region,
+//   data-kind="ok|bad|warn", data-status="correct|wrong|unparseable"),
+//   practice-hint, practice-hints (ol), practice-solution, practice-solution-steps,
+//   practice-another, practice-tolerance, practice-stats.
+
+import { EXERCISES, forDisplay } from '../generators.mjs';
+import { gradeQuestion } from '../grading.mjs';
+import { freshSeed } from '../random.mjs';
+import { select } from '../../widgets/controls.mjs';
+import { h, tx, p, liveRegion, say, answerField, showGrade, button, num, nextId } from './ui.mjs';
+
+const IDS = Object.keys(EXERCISES);
+
+// Extra, language-neutral params the prose uses beside the generator's.
+const WORDS = ['the', 'cat', 'sat', 'down'];
+function extraParams(q) {
+  if (q.id === 'sat-score' || q.id === 'sat-weight') return { word: WORDS[(q.params.key ?? 1) - 1] };
+  return {};
+}
+
+/** Text key of a solution step (causal-weight has a two-key variant of «exps»). */
+export function stepKey(step) {
+  if (/\.causal-weight\.step\.exps$/.test(step.key) && step.params.e3 === undefined) return `${step.key}2`;
+  return step.key;
+}
+
+/** Render the worked solution of a generated question into an <ol>. */
+export function solutionList(ctx, q, testid) {
+  const ol = h('ol', { class: 'steps-list', testid });
+  for (const s of q.steps) {
+    ol.append(h('li', {}, tx(ctx, stepKey(s), { ...forDisplay(s.params, q.digits), ...extraParams(q) })));
+  }
+  return ol;
+}
+
+export function promptNode(ctx, q) {
+  return tx(ctx, q.promptKey, { ...forDisplay(q.params, q.digits), ...extraParams(q) });
+}
+
+export function toleranceText(ctx, q) {
+  const tol = Math.max(q.tolerance.abs || 0, (q.tolerance.rel || 0) * Math.abs(q.answer));
+  return num(ctx, tol, 4);
+}
+
+export async function mount(root, ctx) {
+  root.append(p(ctx, 'ex.ui.intro', null, 'block-intro'));
+  const saved = ctx.store.get().exercises;
+  let index = 0;
+
+  const picker = select(ctx, {
+    label: 'ex.ui.pick', testid: 'practice-exercise-select', value: IDS[0],
+    options: IDS.map((id, i) => ({ value: id, label: `${ctx.localize(String(i + 1))}. ${ctx.t(`ex.ui.title.${id}`)}` })),
+    onChange: (id) => show(IDS.indexOf(id)),
+  });
+  const prev = button(ctx, 'ex.ui.prev', { testid: 'practice-exercise-prev', onClick: () => show((index - 1 + IDS.length) % IDS.length) });
+  const next = button(ctx, 'ex.ui.nextEx', { testid: 'practice-exercise-next', onClick: () => show((index + 1) % IDS.length) });
+  const counter = h('p', { class: 'counter', 'aria-live': 'polite' });
+  root.append(h('div', { class: 'ex-nav' }, picker.el, h('div', { class: 'ex-nav-buttons' }, prev, next)), counter);
+
+  const card = h('article', { class: 'exercise', testid: 'practice-exercise', 'aria-labelledby': 'exercise-h' });
+  root.append(card);
+
+  let current = null; // {id, q, hintsShown}
+
+  function statsNode(id) {
+    const s = ctx.store.get().exercises[id];
+    return s ? tx(ctx, 'ex.ui.stats', { correct: s.correct, attempts: s.attempts }) : tx(ctx, 'ex.ui.statsNone');
+  }
+
+  async function load(id, seed) {
+    card.textContent = '';
+    card.dataset.id = id;
+    card.dataset.state = 'loading';
+    card.append(h('h3', { id: 'exercise-h' }, tx(ctx, `ex.ui.title.${id}`)), p(ctx, 'ex.ui.loading', null, 'note'));
+    let q;
+    try {
+      q = await EXERCISES[id].generate(seed, ctx.engine);
+    } catch (err) {
+      console.error(err);
+      card.lastChild.remove();
+      card.append(ctx.errorNode(err));
+      card.dataset.state = 'error';
+      return;
+    }
+    if (card.dataset.id !== id) return; // the learner moved on meanwhile
+    current = { id, q, hintsShown: 0 };
+    card.dataset.seed = String(q.seed);
+    render();
+  }
+
+  function render() {
+    const { id, q } = current;
+    card.textContent = '';
+    const feedback = liveRegion('practice-feedback');
+    const hints = h('ol', { class: 'hints', testid: 'practice-hints', hidden: true });
+    const hintNote = h('p', { class: 'note', 'aria-live': 'polite' });
+    const solution = h('div', { class: 'steps', testid: 'practice-solution-box', hidden: true });
+    const stats = h('p', { class: 'note', testid: 'practice-stats' }, statsNode(id));
+
+    const check = () => {
+      const res = gradeQuestion(field.input.value, q);
+      const status = showGrade(ctx, feedback, res, { digits: 4 });
+      feedback.dataset.status = status;
+      field.input.setAttribute('aria-invalid', status === 'correct' ? 'false' : 'true');
+      if (status === 'unparseable') { field.input.focus(); return; }
+      ctx.store.update((d) => {
+        const e = d.exercises[id] || { attempts: 0, correct: 0 };
+        e.attempts += 1;
+        if (status === 'correct') e.correct += 1;
+        e.lastStatus = status;
+        e.lastSeed = q.seed;
+        e.updatedAt = new Date().toISOString();
+        d.exercises[id] = e;
+      });
+      stats.textContent = '';
+      stats.append(statsNode(id));
+    };
+    const field = answerField(ctx, { labelKey: 'ex.ui.answer', testid: 'practice-answer-input', onEnter: check });
+    field.input.setAttribute('aria-describedby', `${card.id || (card.id = nextId('ex'))}-tol`);
+
+    const hintBtn = button(ctx, 'ex.ui.hint', {
+      testid: 'practice-hint',
+      onClick: () => {
+        if (current.hintsShown >= q.hints.length) {
+          hintNote.textContent = '';
+          hintNote.append(tx(ctx, 'ex.ui.noMoreHints'));
+          return;
+        }
+        const key = q.hints[current.hintsShown++];
+        hints.hidden = false;
+        hints.append(h('li', {}, tx(ctx, key, { ...forDisplay(q.params, q.digits), ...extraParams(q) })));
+        hintNote.textContent = '';
+        if (current.hintsShown >= q.hints.length) hintNote.append(tx(ctx, 'ex.ui.noMoreHints'));
+      },
+    });
+    const solBtn = button(ctx, 'ex.ui.solution', {
+      testid: 'practice-solution',
+      onClick: () => {
+        solution.hidden = false;
+        solBtn.setAttribute('aria-expanded', 'true');
+        solution.focus();
+      },
+    });
+    solBtn.setAttribute('aria-expanded', 'false');
+    solution.tabIndex = -1;
+    solution.append(h('h4', {}, tx(ctx, 'ex.ui.solutionTitle')), solutionList(ctx, q, 'practice-solution-steps'));
+    const another = button(ctx, 'ex.ui.another', { testid: 'practice-another', onClick: () => load(id, freshSeed()) });
+
+    card.append(
+      h('h3', { id: 'exercise-h' }, tx(ctx, `ex.ui.title.${id}`)),
+      h('p', { class: 'prompt', testid: 'practice-prompt' }, promptNode(ctx, q)),
+      h('div', { class: 'answer-row' }, field.el, button(ctx, 'ex.ui.check', { primary: true, testid: 'practice-check', onClick: check })),
+      h('p', { class: 'note', id: `${card.id}-tol`, testid: 'practice-tolerance' }, tx(ctx, 'quiz.ui.tolerance', { tol: toleranceText(ctx, q) })),
+      feedback,
+      h('div', { class: 'actions' }, hintBtn, solBtn, another),
+      hints, hintNote, solution,
+      h('div', { class: 'ex-meta' }, stats, h('p', { class: 'note' }, tx(ctx, 'ex.ui.seed', { seed: ctx.localize(String(q.seed)) }))),
+    );
+    card.dataset.state = 'ready';
+  }
+
+  function show(i) {
+    index = i;
+    const id = IDS[i];
+    picker.value = id;
+    counter.textContent = '';
+    counter.append(tx(ctx, 'ex.ui.counter', { i: i + 1, n: IDS.length }));
+    const s = ctx.store.get().exercises[id];
+    load(id, s && s.lastSeed !== undefined ? s.lastSeed : freshSeed());
+  }
+
+  // Resume at the exercise worked on last.
+  let start = 0;
+  let latest = '';
+  for (const [id, s] of Object.entries(saved)) {
+    if (IDS.includes(id) && s.updatedAt > latest) { latest = s.updatedAt; start = IDS.indexOf(id); }
+  }
+  show(start);
+}

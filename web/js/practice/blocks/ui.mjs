@@ -1,0 +1,220 @@
+// Small DOM helpers shared by the five practice blocks: element builder, prose
+// with the page's digits, live regions, radio choice groups, numeric answer
+// fields and grading feedback. No engine calls and no storage here.
+//
+// ctx (built by pages/practice.mjs): {lang, latinDigits, engine, store, t, tNode,
+// fmt, has, pct, fmtBytes, localize, errorNode, ...}.
+
+import { toLatinDigits } from '../../numerals.mjs';
+
+let uid = 0;
+export const nextId = (p = 'p') => `${p}-${++uid}`;
+
+/**
+ * h('button', {class: 'btn', testid: 'x', type: 'button', on: {click}}, child, …)
+ * Known props: class, testid, text, on, hidden, dataset; everything else is an attribute
+ * (booleans: true → present, false/null → absent).
+ */
+export function h(tag, props = {}, ...kids) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(props || {})) {
+    if (v == null || v === false) continue;
+    if (k === 'class') el.className = v;
+    else if (k === 'testid') el.dataset.testid = v;
+    else if (k === 'text') el.textContent = v;
+    else if (k === 'hidden') el.hidden = !!v;
+    else if (k === 'on') for (const [ev, fn] of Object.entries(v)) el.addEventListener(ev, fn);
+    else if (k === 'dataset') Object.assign(el.dataset, v);
+    else el.setAttribute(k, v === true ? '' : String(v));
+  }
+  for (const kid of kids.flat()) if (kid != null && kid !== false) el.append(kid);
+  return el;
+}
+
+// Prose strings hold their fixed numbers in the page's own digits (۸٬۱۹۲ / ٨٬١٩٢).
+// With the Latin-digits setting, turn those into 0–9 with "." and "," separators;
+// text inside KaTeX (.math) is left alone.
+function latinizeTree(node) {
+  const walker = document.createTreeWalker(node, NodeFilter.SHOW_TEXT, {
+    acceptNode: (n) => (n.parentElement && n.parentElement.closest('.math') ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT),
+  });
+  const texts = [];
+  while (walker.nextNode()) texts.push(walker.currentNode);
+  for (const n of texts) {
+    const s = n.nodeValue;
+    if (/[\u06f0-\u06f9\u0660-\u0669\u066b\u066c]/.test(s)) {
+      n.nodeValue = toLatinDigits(s).replace(/(\d)\u066b(?=\d)/g, '$1.').replace(/(\d)\u066c(?=\d)/g, '$1,');
+    }
+  }
+  return node;
+}
+
+/** tNode with the fixed digits of the prose following the Latin-digits setting. */
+export function tx(ctx, key, params) {
+  const frag = ctx.tNode(key, params);
+  return ctx.latinDigits ? latinizeTree(frag) : frag;
+}
+
+/** t() (plain string) with the same digit handling. */
+export function ts(ctx, key, params) {
+  const s = ctx.t(key, params);
+  return ctx.latinDigits ? toLatinDigits(s).replace(/(\d)\u066b(?=\d)/g, '$1.').replace(/(\d)\u066c(?=\d)/g, '$1,') : s;
+}
+
+export function p(ctx, key, params, cls) {
+  return h('p', { class: cls }, tx(ctx, key, params));
+}
+
+/** A polite (or assertive) live region. */
+export function liveRegion(testid, { assertive = false, cls = 'feedback' } = {}) {
+  const el = h('div', { class: cls, testid, role: assertive ? 'alert' : 'status', 'aria-live': assertive ? 'assertive' : 'polite' });
+  return el;
+}
+
+/** Replace a region's content with a message; kind = 'ok' | 'bad' | 'info' | 'warn'. */
+export function say(region, ctx, key, params, kind = 'info') {
+  region.textContent = '';
+  region.dataset.kind = kind;
+  if (key) region.append(tx(ctx, key, params));
+}
+
+/** Append one more paragraph to a region. */
+export function sayMore(region, ctx, key, params) {
+  region.append(' ', tx(ctx, key, params));
+}
+
+/** A number in the page's digits with up to `digits` fraction digits. */
+export function num(ctx, x, digits = 2) {
+  return ctx.fmt(x, { maximumFractionDigits: digits });
+}
+
+/** A short LTR vector like (۱, ۲, −۳) in the page's digits. */
+export function vecNode(ctx, values, digits = 2) {
+  return h('bdi', { dir: 'ltr', class: 'ltr vec' }, `(${values.map((v) => num(ctx, v, digits)).join(', ')})`);
+}
+
+/** Deterministic shuffle (seeded, so a reload keeps the order). */
+export function seededShuffle(arr, seedText) {
+  let s = 0x811c9dc5;
+  for (const ch of String(seedText)) s = Math.imul(s ^ ch.codePointAt(0), 0x01000193) >>> 0;
+  const rnd = () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let z = s;
+    z = Math.imul(z ^ (z >>> 15), z | 1);
+    z ^= z + Math.imul(z ^ (z >>> 7), z | 61);
+    return ((z ^ (z >>> 14)) >>> 0) / 2 ** 32;
+  };
+  const a = [...arr];
+  for (let i = a.length - 1; i > 0; i--) {
+    const j = Math.floor(rnd() * (i + 1));
+    [a[i], a[j]] = [a[j], a[i]];
+  }
+  return a;
+}
+
+/**
+ * A fieldset of radio buttons. options: [{value, key | node}]. Returns
+ * {el, get value(), set disabled, focusFirst(), inputs}. testid goes on each input
+ * as `${testid}` with data-value.
+ */
+export function choiceGroup(ctx, { legendKey, options, testid, name = nextId('ch') }) {
+  const fs = h('fieldset', { class: 'choices' });
+  if (legendKey) fs.append(h('legend', {}, tx(ctx, legendKey)));
+  const inputs = [];
+  for (const o of options) {
+    const id = nextId('opt');
+    const input = h('input', { type: 'radio', name, id, value: o.value, testid, dataset: { value: o.value } });
+    const label = h('label', { for: id }, o.node || tx(ctx, o.key, o.params));
+    inputs.push(input);
+    fs.append(h('div', { class: 'choice' }, input, label));
+  }
+  return {
+    el: fs,
+    inputs,
+    get value() { const c = inputs.find((i) => i.checked); return c ? c.value : null; },
+    set value(v) { for (const i of inputs) i.checked = i.value === v; },
+    set disabled(d) { fs.disabled = !!d; },
+    focusFirst() { (inputs.find((i) => i.checked) || inputs[0])?.focus(); },
+    markResult(correctValue) {
+      for (const i of inputs) {
+        const row = i.parentElement;
+        row.classList.toggle('is-correct', i.value === correctValue);
+        row.classList.toggle('is-wrong', i.checked && i.value !== correctValue);
+      }
+    },
+  };
+}
+
+/** A labelled text input for numeric answers (any digits, ٫ , . separators). */
+export function answerField(ctx, { labelKey, testid, onEnter }) {
+  const id = nextId('ans');
+  const input = h('input', {
+    type: 'text', id, inputmode: 'decimal', autocomplete: 'off', spellcheck: 'false',
+    class: 'answer-input', dir: 'ltr', testid,
+  });
+  if (onEnter) input.addEventListener('keydown', (e) => { if (e.key === 'Enter') { e.preventDefault(); onEnter(); } });
+  const el = h('div', { class: 'answer-field' }, h('label', { for: id }, tx(ctx, labelKey)), input);
+  return { el, input };
+}
+
+/**
+ * Feedback for a grading result (grading.mjs) in `region`. Returns the status.
+ * Unparseable input: the parse reason, never "wrong".
+ */
+export function showGrade(ctx, region, res, { digits = 3, percent = false } = {}) {
+  region.textContent = '';
+  const fmtV = (x) => (percent ? ctx.pct(x, { maximumFractionDigits: 1 }) : num(ctx, x, digits));
+  if (res.status === 'unparseable') {
+    region.dataset.kind = 'warn';
+    region.append(tx(ctx, `practice.parse.${res.reason}`), ' ', tx(ctx, 'practice.grade.unparseable'));
+    return res.status;
+  }
+  if (res.status === 'correct') {
+    region.dataset.kind = 'ok';
+    region.append(tx(ctx, 'practice.grade.correct'), ' ',
+      tx(ctx, 'practice.grade.tolerance', { tol: num(ctx, res.tolerance, 4), expected: fmtV(res.expected) }));
+    return res.status;
+  }
+  region.dataset.kind = 'bad';
+  region.append(tx(ctx, 'practice.grade.wrong'));
+  if (res.note === 'percent-missing') region.append(' ', tx(ctx, 'practice.grade.percent-missing'));
+  return res.status;
+}
+
+/** Button helper. */
+export function button(ctx, key, { testid, primary = false, onClick, params, cls = '' } = {}) {
+  return h('button', { type: 'button', class: `btn${primary ? ' btn-primary' : ''}${cls ? ` ${cls}` : ''}`, testid, on: onClick ? { click: onClick } : null },
+    tx(ctx, key, params));
+}
+
+/** A table from header keys and rows of cell contents (strings or Nodes). */
+export function table(ctx, { captionKey, captionParams, headKeys, rows, testid, cls = 'data-table' }) {
+  const t = h('table', { class: cls, testid });
+  if (captionKey) t.append(h('caption', {}, tx(ctx, captionKey, captionParams)));
+  const thead = h('thead', {}, h('tr', {}, headKeys.map((k) => h('th', { scope: 'col' }, tx(ctx, k)))));
+  const tbody = h('tbody');
+  for (const r of rows) {
+    tbody.append(h('tr', {}, r.map((c, i) => (i === 0 ? h('th', { scope: 'row' }, c) : h('td', {}, c)))));
+  }
+  t.append(thead, tbody);
+  return h('div', { class: 'table-scroll' }, t);
+}
+
+/** Run an engine call; on failure show the engine error in `region` and return null. */
+export async function safely(ctx, region, fn) {
+  try {
+    return await fn();
+  } catch (err) {
+    console.error(err);
+    if (region) {
+      region.textContent = '';
+      region.dataset.kind = 'bad';
+      region.append(ctx.errorNode(err));
+    }
+    return null;
+  }
+}
+
+/** Float32 matrix helper. */
+export const mat = (rows, cols, values) => ({ rows, cols, data: Float32Array.from(values) });
+export const zeros = (rows, cols) => ({ rows, cols, data: new Float32Array(rows * cols) });

@@ -1,0 +1,222 @@
+// Section 3: two roads to the same output. The row-by-row loop (each query's
+// row of scores built, used, thrown away: the engine's 'chunked' variant with
+// blockQ = 1) and the matrix form (the whole n×n held: 'materialized'), on the
+// same numbers; their outputs agree (max |difference| shown) and the bytes the
+// matrix form must hold come from engine.scoreMatrixBytes for the current n.
+//
+// data-testid hooks:
+//   s3-n, s3-seed, s3-causal      controls (n = 4 uses the worked example, larger n random data)
+//   s3-row                        the loop's current query row (slider)
+//   s3-play                       step through the rows
+//   s3-loop-row                   heatmap of the one row the loop holds
+//   s3-matrix                     heatmap of the full weights (n ≤ 512)
+//   s3-maxdiff                    max |out_loop − out_matrix| (text)
+//   s3-bytes                      bytes of the n×n matrix (text), s3-scratch: scratch bytes of both runs
+//   s3-status                     engine error for this section
+// URL state (s3.*): n, seed, causal, row.
+
+import { WORDS, DEFAULT, computeExample } from '../worked-example.mjs';
+import { createHeatmap } from '../widgets/heatmap.mjs';
+import { slider, checkbox, numberField, button, controlRow } from '../widgets/controls.mjs';
+
+const N_VALUES = [4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048];
+const D = 16;
+const DRAW_MAX = 512;
+
+export async function mount(root, ctx) {
+  const { tNode, fmt, state, engine } = ctx;
+  const el = (tag, cls, ...kids) => {
+    const e = document.createElement(tag);
+    if (cls) e.className = cls;
+    e.append(...kids);
+    return e;
+  };
+  const P = (key, params) => el('p', null, tNode(key, params));
+  const H3 = (key) => el('h3', null, tNode(key));
+  const tid = (e, id) => { e.dataset.testid = id; return e; };
+
+  root.append(P('s3.intro'));
+  let n = N_VALUES.includes(state.get('n', 4)) ? state.get('n', 4) : 4;
+  let data = null;   // {q, k, v}
+  let seq = 0;
+
+  // ---------------------------------------------------------------- controls
+  const nCtl = slider(ctx, {
+    label: 's3.n', values: N_VALUES, value: state.get('n', 4), testid: 's3-n',
+    onChange: (v) => { state.set('n', v === 4 ? null : v); rowCtl.value = 0; state.set('row', null); recompute(); },
+  });
+  const seedCtl = numberField(ctx, {
+    label: 's3.seed', value: state.get('seed', 1), min: 0, max: 1e9, integer: true, testid: 's3-seed',
+    onChange: (v) => { state.set('seed', v === 1 ? null : v); recompute(); },
+  });
+  const causalCtl = checkbox(ctx, {
+    label: 's3.causal', checked: state.get('causal', false), testid: 's3-causal',
+    onChange: (on) => { state.set('causal', on ? true : null); recompute(); },
+  });
+  const dataNote = el('p', 'note');
+  root.append(controlRow(nCtl, seedCtl, causalCtl), dataNote);
+  const status = tid(el('div'), 's3-status');
+  status.setAttribute('aria-live', 'polite');
+  root.append(status);
+
+  // ---------------------------------------------------------------- the two roads
+  const loop = el('div', 'road');
+  const matrix = el('div', 'road');
+  root.append(el('div', 'roads', loop, matrix));
+
+  loop.append(H3('s3.loopTitle'), P('s3.loopText'));
+  const rowCtl = slider(ctx, {
+    label: 's3.row', min: 0, max: 3, step: 1, value: state.get('row', 0), testid: 's3-row',
+    format: (v) => rowName(v),
+    onInput: (v) => showRow(v),
+    onChange: (v) => state.set('row', v === 0 ? null : v),
+  });
+  let playing = null;
+  const play = button(ctx, {
+    label: 's3.play', testid: 's3-play',
+    onClick: () => {
+      if (playing) { stopPlay(); return; }
+      let i = 0;
+      const step = () => {
+        rowCtl.value = i; showRow(i);
+        i++;
+        if (i >= n) { stopPlay(); return; }
+        playing = setTimeout(step, n <= 16 ? 700 : 60);
+      };
+      play.el.textContent = ''; play.el.append(tNode('s3.stop'));
+      step();
+    },
+  });
+  function stopPlay() {
+    clearTimeout(playing); playing = null;
+    play.el.textContent = ''; play.el.append(tNode('s3.play'));
+  }
+  const loopRowHm = createHeatmap(ctx, {
+    label: 's3.loopRowLabel', min: 0, max: 1, digits: 2, testid: 's3-loop-row', exportName: 'loop-row',
+    maxCell: 56, colTitle: 's3.keys', rowTitle: 's3.queries',
+  });
+  const loopHeld = el('p', 'stat-line');
+  loop.append(controlRow(rowCtl, play), loopRowHm.el, loopHeld);
+
+  matrix.append(H3('s3.matrixTitle'), P('s3.matrixText'));
+  const matHm = createHeatmap(ctx, {
+    label: 's3.matrixLabel', min: 0, max: 1, digits: 2, testid: 's3-matrix', exportName: 'weights',
+    maxCell: 56, maxHeight: 420, colTitle: 's3.keys', rowTitle: 's3.queries',
+  });
+  const matTooBig = el('p', 'note');
+  const matHeld = el('p', 'stat-line');
+  matrix.append(matHm.el, matTooBig, matHeld);
+
+  // ---------------------------------------------------------------- agreement + memory
+  root.append(H3('s3.agreeTitle'));
+  const agree = tid(el('p', 'callout'), 's3-maxdiff');
+  const bytesP = tid(el('p'), 's3-bytes');
+  const scratchP = tid(el('p', 'note'), 's3-scratch');
+  root.append(agree, bytesP, scratchP, P('s3.why'));
+
+  // ---------------------------------------------------------------- computing
+  function rowName(i) {
+    return n === 4 ? WORDS[i] : fmt(i + 1);
+  }
+  const labels = (count) => (count === 4 && n === 4 ? WORDS : null);
+
+  async function inputs() {
+    n = nCtl.value;
+    if (n === 4) {
+      const ex = await computeExample(engine, { ...DEFAULT, causal: false });
+      return { q: ex.Q, k: ex.K, v: ex.V };
+    }
+    const seed = seedCtl.value;
+    const [q, k, v] = await Promise.all([
+      engine.randomNormal({ seed, rows: n, cols: D }),
+      engine.randomNormal({ seed: seed + 1, rows: n, cols: D }),
+      engine.randomNormal({ seed: seed + 2, rows: n, cols: D }),
+    ]);
+    return { q, k, v };
+  }
+
+  async function recompute() {
+    const my = ++seq;
+    stopPlay();
+    try {
+      const d = await inputs();
+      const causal = causalCtl.checked;
+      const [loopRes, matRes, bytes32, bytes16] = await Promise.all([
+        engine.attention({ ...d, causal, variant: 'chunked', blockQ: 1, blockK: d.k.rows }),
+        engine.attention({ ...d, causal, variant: 'materialized', returnWeights: n <= DRAW_MAX }),
+        engine.scoreMatrixBytes({ n, bytesPerElement: 4 }),
+        engine.scoreMatrixBytes({ n, bytesPerElement: 2 }),
+      ]);
+      if (my !== seq) return;
+      status.textContent = '';
+      data = d;
+      let maxDiff = 0;
+      for (let i = 0; i < loopRes.out.data.length; i++) {
+        maxDiff = Math.max(maxDiff, Math.abs(loopRes.out.data[i] - matRes.out.data[i]));
+      }
+      render({ loopRes, matRes, bytes32, bytes16, maxDiff, causal });
+    } catch (err) {
+      if (my === seq) ctx.showError(status, err);
+    }
+  }
+
+  function render({ loopRes, matRes, bytes32, bytes16, maxDiff, causal }) {
+    dataNote.textContent = '';
+    dataNote.append(n === 4 ? tNode('s3.dataExample') : tNode('s3.dataRandom', { n, d: D }));
+    rowCtl.input.max = String(n - 1);
+    if (rowCtl.value > n - 1) rowCtl.value = 0;
+    rowCtl.refresh();
+    showRow(rowCtl.value);
+
+    if (matRes.weights) {
+      matHm.el.hidden = false;
+      matTooBig.textContent = '';
+      matHm.update(matRes.weights, { rowLabels: labels(n), colLabels: labels(n) });
+    } else {
+      matHm.el.hidden = true;
+      matTooBig.textContent = '';
+      matTooBig.append(tNode('s3.tooBigToDraw', { n, max: DRAW_MAX }));
+    }
+    matHeld.textContent = '';
+    matHeld.append(tNode('s3.matrixHeld', { cells: n * n, bytes: ctx.fmtBytes(bytes32) }));
+
+    agree.textContent = '';
+    const diffTxt = maxDiff === 0 ? fmt(0) : fmt(maxDiff, { maximumSignificantDigits: 2, notation: 'scientific' });
+    const diffNode = el('strong', 'num', diffTxt);
+    diffNode.dataset.value = String(maxDiff);
+    agree.append(tNode(maxDiff < 1e-5 ? 's3.agree' : 's3.disagree', { diff: diffNode, n, d: data.v.cols }));
+
+    bytesP.textContent = '';
+    bytesP.append(tNode('s3.bytes', {
+      n, cells: n * n, b32: ctx.fmtBytes(bytes32), b16: ctx.fmtBytes(bytes16),
+      row: ctx.fmtBytes(n * 4),
+    }));
+    scratchP.textContent = '';
+    scratchP.append(tNode('s3.scratch', {
+      loop: ctx.fmtBytes(loopRes.scratchBytes), matrix: ctx.fmtBytes(matRes.scratchBytes),
+    }));
+    if (causal) scratchP.append(' ', tNode('s3.causalNote'));
+  }
+
+  let rowSeq = 0;
+  async function showRow(i) {
+    if (!data) return;
+    const my = ++rowSeq;
+    // The loop's view of one query: q row i against every key, rowOffset keeps the causal mask global.
+    const qi = { rows: 1, cols: data.q.cols, data: data.q.data.slice(i * data.q.cols, (i + 1) * data.q.cols) };
+    try {
+      const r = await engine.attention({
+        q: qi, k: data.k, v: data.v, causal: causalCtl.checked, rowOffset: i, returnWeights: true,
+      });
+      if (my !== rowSeq) return;
+      loopRowHm.update(r.weights, { rowLabels: [rowName(i)], colLabels: labels(n) });
+      loopHeld.textContent = '';
+      loopHeld.append(tNode('s3.loopHeld', { row: rowName(i), s: n, bytes: ctx.fmtBytes(n * 4) }));
+    } catch (err) {
+      if (my === rowSeq) ctx.showError(status, err);
+    }
+  }
+
+  n = nCtl.value;
+  await recompute();
+}

@@ -1,0 +1,513 @@
+// Section 4: why the scores are divided by √d_k — measured live by the engine.
+// Q and K are N(0,1) draws from the engine's generator (randomNormal(seed) with
+// 2n rows: Q = first n, K = last n, the same stream experiment() uses), so the
+// heatmap, the variance numbers and the tables agree with each other.
+//
+// URL state (ctx.state, section s4): dk (1…1024, from DK_VALUES), n (2…128),
+//   scale ('off' | 'sqrt' | 'dk'), seed (0…1e9).
+// data-testid hooks:
+//   s4-dk (range input), s4-n, s4-seed (text inputs; errors in s4-n-error, s4-seed-error),
+//   s4-scale-off, s4-scale-sqrt, s4-scale-dk (radios), s4-status (busy / engine error line),
+//   s4-heatmap (+ heatmap widget's -canvas/-table/-png/-csv), s4-max-weight, s4-entropy,
+//   s4-rms (logits softmax saw), s4-var (msq / rms unscaled / rms scaled, data-msq, data-rms-off,
+//   data-rms-on), s4-ratio (softmax weight ratio of ±σ logits), s4-table-a, s4-verdict-a,
+//   s4-table-b, s4-seeds-chart, s4-seeds-live, s4-dk-live (1/d_k scaling),
+//   s4-sweep-run, s4-sweep-cancel, s4-sweep-progress (<progress>), s4-sweep-status,
+//   s4-sweep-chart, s4-cross50, s4-cross10 (data-dk = interpolated crossing, data-a/b brackets),
+//   s4-on-range, s4-grad-chart, s4-grad-live (data-off64, data-on64, data-off1024, data-on1024).
+// Every number is computed by the engine (worker); JS only averages the engine's per-row output.
+
+import { createHeatmap } from '../widgets/heatmap.mjs';
+import { slider, controlRow } from '../widgets/controls.mjs';
+import { createChart } from '../widgets/chart.mjs';
+
+export const DK_VALUES = [1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024];
+const N_MIN = 2, N_MAX = 128, SEED_MAX = 1e9;
+const SWEEP_SEEDS = Array.from({ length: 32 }, (_, i) => i + 1);
+// quarter-octave steps from 1 to 1024, rounded and de-duplicated (36 points, includes 64 and 1024)
+const SWEEP_DK = [...new Set(Array.from({ length: 41 }, (_, k) => Math.round(2 ** (k / 4))))];
+const MANY_SEEDS = 40;
+
+// The Persian report this lesson grew from (quoted, not computed): n = 8, d_k = 64.
+const ARTICLE = {
+  n: 8, dk: 64, maxOff: 0.999955, hOff: 0.2718, maxOn: 0.473270, hOn: 1.7842, uniform: 2.0794,
+  trend: { 16: { max: 0.99785, h: 0.73, share: 0.35 }, 64: { max: 1.0, h: 0.30, share: 0.14 }, 256: { max: 1.0, h: 0.11, share: 0.05 } },
+  single64: 0.27, five64: 0.30,
+};
+
+// ------------------------------------------------------------------ small DOM helpers (shared by s4–s8)
+export function h(tag, attrs = {}, ...kids) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v == null || v === false) continue;
+    if (k === 'class') e.className = v;
+    else if (k === 'testid') e.dataset.testid = v;
+    else if (k === 'text') e.textContent = v;
+    else e.setAttribute(k, v === true ? '' : String(v));
+  }
+  for (const c of kids) if (c != null) e.append(c);
+  return e;
+}
+
+/** Replace el's content by the text key rendered with params. */
+export function setT(ctx, el, key, params) {
+  el.textContent = '';
+  el.append(ctx.tNode(key, params));
+  return el;
+}
+
+/** Run fn at most once at a time; calls made meanwhile collapse into one re-run. */
+export function serial(fn) {
+  let running = false, again = false;
+  return async function run() {
+    if (running) { again = true; return; }
+    running = true;
+    try {
+      do { again = false; await fn(); } while (again);
+    } finally { running = false; }
+  };
+}
+
+/**
+ * Integer text field in any numerals (Persian, Arabic-Indic, Latin). Invalid
+ * input (empty, letters, NaN, out of range, fractions) shows the section's own
+ * message next to the field and keeps the last valid value.
+ */
+let fieldUid = 0;
+export function intField(ctx, { label, value, min, max, errKey, testid, onChange }) {
+  const id = `${testid || 'int'}-${++fieldUid}`;
+  const wrap = h('div', { class: 'control control-number' });
+  const lab = h('label', { for: id });
+  lab.append(typeof label === 'string' ? ctx.tNode(label) : label);
+  const input = h('input', { type: 'text', id, inputmode: 'numeric', autocomplete: 'off', spellcheck: 'false', dir: 'ltr', testid });
+  const msg = h('span', { class: 'field-error', id: `${id}-err`, 'aria-live': 'polite', testid: testid ? `${testid}-error` : null });
+  input.setAttribute('aria-describedby', msg.id);
+  let v = value;
+  const show = () => { input.value = ctx.fmt(v, { useGrouping: false, maximumFractionDigits: 0 }); };
+  show();
+  const commit = () => {
+    const r = ctx.parseNumber(input.value);
+    if (!r.ok || !Number.isInteger(r.value) || r.value < min || r.value > max) {
+      setT(ctx, msg, errKey, { min, max });
+      input.setAttribute('aria-invalid', 'true');
+      wrap.classList.add('is-invalid');
+      return;
+    }
+    msg.textContent = '';
+    input.removeAttribute('aria-invalid');
+    wrap.classList.remove('is-invalid');
+    const changed = r.value !== v;
+    v = r.value;
+    show();
+    if (changed && onChange) onChange(v);
+  };
+  input.addEventListener('change', commit);
+  input.addEventListener('keydown', (e) => { if (e.key === 'Enter') { e.preventDefault(); commit(); } });
+  wrap.append(lab, input, msg);
+  return {
+    el: wrap, input,
+    get value() { return v; },
+    set value(x) { v = x; msg.textContent = ''; input.removeAttribute('aria-invalid'); wrap.classList.remove('is-invalid'); show(); },
+  };
+}
+
+/** A radio group (fieldset) whose labels may hold KaTeX. */
+export function radioGroup(ctx, { legend, name, options, value, onChange }) {
+  const fs = h('fieldset', { class: 'control control-radio' });
+  const lg = h('legend');
+  lg.append(ctx.tNode(legend));
+  fs.append(lg);
+  const inputs = [];
+  for (const o of options) {
+    const id = `${name}-${o.value}-${++fieldUid}`;
+    const input = h('input', { type: 'radio', name: `${name}-${fieldUid}`, id, value: o.value, testid: o.testid });
+    input.checked = o.value === value;
+    input.addEventListener('change', () => { if (input.checked && onChange) onChange(o.value); });
+    const lab = h('label', { for: id });
+    lab.append(ctx.tNode(o.label));
+    fs.append(h('span', { class: 'radio-item' }, input, lab));
+    inputs.push(input);
+  }
+  return {
+    el: fs,
+    get value() { const c = inputs.find((i) => i.checked); return c ? c.value : null; },
+    set value(v) { for (const i of inputs) i.checked = i.value === v; },
+  };
+}
+
+/** A simple table from header keys and rows of cells (strings or Nodes). */
+export function simpleTable(ctx, { caption, headers, rows, testid, rowHeader = true }) {
+  const table = h('table', { class: 'data-table', testid });
+  if (caption) { const c = h('caption'); c.append(typeof caption === 'string' ? ctx.tNode(caption) : caption); table.append(c); }
+  const thead = h('thead');
+  const tr = h('tr');
+  for (const k of headers) { const th = h('th', { scope: 'col' }); th.append(typeof k === 'string' ? ctx.tNode(k) : k); tr.append(th); }
+  thead.append(tr);
+  const tbody = h('tbody');
+  for (const r of rows) {
+    const row = h('tr');
+    r.forEach((cell, i) => {
+      const c = h(i === 0 && rowHeader ? 'th' : 'td', i === 0 && rowHeader ? { scope: 'row' } : {});
+      c.append(cell instanceof Node ? cell : String(cell));
+      row.append(c);
+    });
+    tbody.append(row);
+  }
+  table.append(thead, tbody);
+  return h('div', { class: 'table-scroll' }, table);
+}
+
+const mean = (a) => a.reduce((s, x) => s + x, 0) / a.length;
+const sd = (a) => { const m = mean(a); return Math.sqrt(a.reduce((s, x) => s + (x - m) ** 2, 0) / Math.max(1, a.length - 1)); };
+
+/** Where does y (sampled at xs, decreasing) cross level? Interpolated in log x. */
+export function crossing(points, level) {
+  if (!points.length) return null;
+  if (points[0].y < level) return { kind: 'startBelow', a: points[0].x };
+  for (let i = 1; i < points.length; i++) {
+    const p = points[i - 1], q = points[i];
+    if (p.y >= level && q.y < level) {
+      const f = (p.y - level) / (p.y - q.y);
+      const x = 2 ** (Math.log2(p.x) + f * (Math.log2(q.x) - Math.log2(p.x)));
+      return { kind: 'cross', x, a: p.x, b: q.x };
+    }
+  }
+  return { kind: 'none', min: Math.min(...points.map((p) => p.y)) };
+}
+
+// ------------------------------------------------------------------ section
+export async function mount(root, ctx) {
+  const { engine, state, fmt } = ctx;
+  const f = (x, d = 4) => fmt(x, { maximumFractionDigits: d });
+  const f6 = (x) => fmt(x, { minimumFractionDigits: 6, maximumFractionDigits: 6 });
+  const pct = (x) => ctx.pct(x);
+
+  const clampInt = (v, lo, hi, d) => (Number.isInteger(v) && v >= lo && v <= hi ? v : d);
+  const st = {
+    dk: DK_VALUES.includes(state.get('dk', 64)) ? state.get('dk', 64) : 64,
+    n: clampInt(state.get('n', 8), N_MIN, N_MAX, 8),
+    scale: ['off', 'sqrt', 'dk'].includes(state.get('scale', 'off')) ? state.get('scale', 'off') : 'off',
+    seed: clampInt(state.get('seed', 1), 0, SEED_MAX, 1),
+  };
+
+  // ---- intro + controls
+  root.append(h('p', { class: 'lead' }, ctx.tNode('s4.lead')), h('p', {}, ctx.tNode('s4.entropyIntro')));
+
+  const dkCtl = slider(ctx, {
+    label: 's4.ctl.dk', values: DK_VALUES, value: st.dk, testid: 's4-dk',
+    onInput: (v) => { st.dk = v; state.set('dk', v); refresh(); },
+  });
+  const nCtl = intField(ctx, {
+    label: 's4.ctl.n', value: st.n, min: N_MIN, max: N_MAX, errKey: 's4.err.n', testid: 's4-n',
+    onChange: (v) => { st.n = v; state.set('n', v); refresh(); scheduleSweep(); },
+  });
+  const seedCtl = intField(ctx, {
+    label: 's4.ctl.seed', value: st.seed, min: 0, max: SEED_MAX, errKey: 's4.err.seed', testid: 's4-seed',
+    onChange: (v) => { st.seed = v; state.set('seed', v); refresh(); refreshSeedTables(); },
+  });
+  const scaleCtl = radioGroup(ctx, {
+    legend: 's4.ctl.scale', name: 's4-scale', value: st.scale,
+    options: [
+      { value: 'off', label: 's4.ctl.scaleOff', testid: 's4-scale-off' },
+      { value: 'sqrt', label: 's4.ctl.scaleSqrt', testid: 's4-scale-sqrt' },
+      { value: 'dk', label: 's4.ctl.scaleDk', testid: 's4-scale-dk' },
+    ],
+    onChange: (v) => { st.scale = v; state.set('scale', v); refresh(); },
+  });
+  const status = h('p', { class: 'status-line', testid: 's4-status', 'aria-live': 'polite' });
+  root.append(h('div', { class: 'experiment-panel' }, controlRow(dkCtl, nCtl, seedCtl), scaleCtl.el, status));
+
+  const heat = createHeatmap(ctx, { label: 's4.heatCaption', min: 0, max: 1, digits: 2, testid: 's4-heatmap', exportName: 's4-weights' });
+  const outMax = h('p', { testid: 's4-max-weight' });
+  const outH = h('p', { testid: 's4-entropy' });
+  const outRms = h('p', { testid: 's4-rms' });
+  root.append(h('div', { class: 'experiment-result' }, heat.el, h('div', { class: 'readouts' }, outMax, outH, outRms)));
+
+  // ---- variance argument
+  const varLive = h('p', { testid: 's4-var' });
+  const ratioP = h('p', { testid: 's4-ratio' });
+  root.append(h('h3', {}, ctx.tNode('s4.var.title')), h('p', {}, ctx.tNode('s4.var.p1')), varLive, ratioP);
+
+  // ---- why √d_k and not d_k (uses the same data, scale 1/d_k)
+  const dkLive = h('p', { testid: 's4-dk-live' });
+
+  const vCol = (n) => ({ rows: n, cols: 1, data: new Float32Array(n) });
+  const scaleArg = (mode, dk) => (mode === 'off' ? null : mode === 'dk' ? 1 / dk : undefined);
+
+  async function weightsStats(q, k, n, scale) {
+    const r = await engine.attention({ q, k, v: vCol(n), scale, returnWeights: true });
+    const s = await engine.rowStats(r.weights);
+    return { weights: r.weights, meanH: mean(Array.from(s.entropy)), maxW: Math.max(...s.maxWeight) };
+  }
+
+  const refresh = serial(async () => {
+    const { n, dk, seed, scale } = st;
+    status.textContent = '';
+    status.append(ctx.tNode('s4.busy'));
+    root.classList.add('is-computing');
+    try {
+      const m = await engine.randomNormal({ seed, rows: 2 * n, cols: dk });
+      const q = { rows: n, cols: dk, data: m.data.slice(0, n * dk) };
+      const k = { rows: n, cols: dk, data: m.data.slice(n * dk) };
+      const main = await weightsStats(q, k, n, scaleArg(scale, dk));
+      const byDk = await weightsStats(q, k, n, 1 / dk);
+      const ls = await engine.logitStats({ q, k });
+      const lsDk = await engine.logitStats({ q, k, scale: 1 / dk });
+      const rOff = await engine.softmaxRow({ logits: [ls.rmsUnscaled, -ls.rmsUnscaled] });
+      const rOn = await engine.softmaxRow({ logits: [ls.rmsScaled, -ls.rmsScaled] });
+      const uniform = Math.log(n);
+      const rmsSeen = scale === 'off' ? ls.rmsUnscaled : scale === 'sqrt' ? ls.rmsScaled : lsDk.rmsScaled;
+
+      heat.update(main.weights);
+      setT(ctx, outMax, 's4.out.max', { v: f6(main.maxW), inv: f(1 / n) });
+      setT(ctx, outH, 's4.out.entropy', { h: f(main.meanH), u: f(uniform), share: pct(main.meanH / uniform) });
+      setT(ctx, outRms, 's4.out.rms', { rms: f(rmsSeen, 3) });
+      outMax.dataset.value = String(main.maxW);
+      outH.dataset.value = String(main.meanH);
+      outH.dataset.share = String(main.meanH / uniform);
+      setT(ctx, varLive, 's4.var.live', {
+        dk: fmt(dk), n: fmt(n), seed: fmt(seed, { useGrouping: false }),
+        msq: f(ls.meanSqUnscaled, 2), rmsOff: f(ls.rmsUnscaled, 3), rmsOn: f(ls.rmsScaled, 3),
+      });
+      Object.assign(varLive.dataset, { msq: ls.meanSqUnscaled, rmsOff: ls.rmsUnscaled, rmsOn: ls.rmsScaled });
+      const ratio = (w) => w.weights[0] / w.weights[1];
+      setT(ctx, ratioP, 's4.var.p2', {
+        ratioOff: fmt(ratio(rOff), { maximumSignificantDigits: 3 }), ratioOn: fmt(ratio(rOn), { maximumSignificantDigits: 3 }),
+      });
+      setT(ctx, dkLive, 's4.dk.live', {
+        dk: fmt(dk), rms: f(lsDk.rmsScaled, 4), pred: f(1 / Math.sqrt(dk), 4),
+        max: f(byDk.maxW, 4), inv: f(1 / n), share: pct(byDk.meanH / uniform),
+      });
+      status.textContent = '';
+    } catch (err) {
+      setT(ctx, status, 's4.err.engine');
+      status.dataset.code = err && err.code ? err.code : 'Unknown';
+    } finally {
+      root.classList.remove('is-computing');
+    }
+  });
+
+  // ---- table A (article's first table, recomputed with the learner's seed)
+  const tA = h('div', { class: 'table-slot' });
+  const verdictA = h('p', { testid: 's4-verdict-a' });
+  const seedNoteA = h('p', { class: 'note' });
+  root.append(
+    h('h3', {}, ctx.tNode('s4.tA.title', { n: fmt(ARTICLE.n), dk: fmt(ARTICLE.dk) })),
+    h('p', {}, ctx.tNode('s4.tA.p', {
+      aMaxOff: f6(ARTICLE.maxOff), aHOff: f(ARTICLE.hOff), aMaxOn: f6(ARTICLE.maxOn), aHOn: f(ARTICLE.hOn), aU: f(ARTICLE.uniform),
+    })),
+    tA, verdictA, seedNoteA,
+  );
+
+  // ---- table B (three widths × five seeds)
+  const tB = h('div', { class: 'table-slot' });
+  const bFrom = () => st.seed, bTo = () => st.seed + 4;
+  const tBp = h('p');
+  root.append(h('h3', {}, ctx.tNode('s4.tB.title')), tBp, tB);
+
+  // ---- one seed vs many
+  const seedsP1 = h('p');
+  const seedsChart = createChart(ctx, {
+    title: 's4.seeds.chartTitle', xLabel: 's4.seeds.x', yLabel: 's4.seeds.y',
+    series: [{ label: 's4.seeds.series', kind: 'points' }, { label: 's4.seeds.mean', kind: 'line' }],
+    formatX: (v) => fmt(v, { maximumFractionDigits: 0, useGrouping: false }), formatY: (v) => f(v, 2),
+    tableLabel: 's4.chartTable', testid: 's4-seeds-chart',
+  });
+  const seedsLive = h('p', { testid: 's4-seeds-live' });
+  root.append(h('h3', {}, ctx.tNode('s4.seeds.title')), seedsP1, seedsChart.el, seedsLive, h('p', { class: 'note' }, ctx.tNode('s4.seeds.lesson')));
+
+  // ---- √d_k vs d_k
+  root.append(h('h3', {}, ctx.tNode('s4.dk.title')), h('p', {}, ctx.tNode('s4.dk.p1')), dkLive);
+
+  const refreshSeedTables = serial(async () => {
+    const seed = st.seed;
+    try {
+      const off = await engine.experiment({ n: ARTICLE.n, dk: ARTICLE.dk, seeds: [seed], scale: false });
+      const on = await engine.experiment({ n: ARTICLE.n, dk: ARTICLE.dk, seeds: [seed], scale: true });
+      const a = ARTICLE;
+      const o = off.mean, n1 = on.mean;
+      tA.textContent = '';
+      tA.append(simpleTable(ctx, {
+        testid: 's4-table-a',
+        headers: ['s4.tA.colQuantity', 's4.tA.colArticleOff', 's4.tA.colOursOff', 's4.tA.colArticleOn', 's4.tA.colOursOn'],
+        rows: [
+          [ctx.tNode('s4.tA.rowMax'), f6(a.maxOff), f6(o.maxWeight), f6(a.maxOn), f6(n1.maxWeight)],
+          [ctx.tNode('s4.tA.rowH'), f(a.hOff), f(o.meanEntropy), f(a.hOn), f(n1.meanEntropy)],
+          [ctx.tNode('s4.tA.rowShare'), pct(a.hOff / a.uniform), pct(o.entropyShare), pct(a.hOn / a.uniform), pct(n1.entropyShare)],
+          [ctx.tNode('s4.tA.rowU'), f(a.uniform), f(off.uniformEntropy), f(a.uniform), f(on.uniformEntropy)],
+        ],
+      }));
+      setT(ctx, verdictA, 's4.tA.verdict', {
+        offMax: f(o.maxWeight, 4), onMax: f(n1.maxWeight, 4), offShare: pct(o.entropyShare), onShare: pct(n1.entropyShare),
+        aOffShare: pct(a.hOff / a.uniform), aOnShare: pct(a.hOn / a.uniform),
+      });
+      setT(ctx, seedNoteA, 's4.tA.seedNote', { seed: fmt(seed, { useGrouping: false }) });
+
+      const seeds5 = [0, 1, 2, 3, 4].map((i) => seed + i);
+      const rows = [];
+      for (const dk of [16, 64, 256]) {
+        const r = await engine.experiment({ n: ARTICLE.n, dk, seeds: seeds5, scale: false });
+        const t = a.trend[dk];
+        rows.push([fmt(dk), f(t.max, 5), f(r.mean.maxWeight, 5), f(t.h, 2), f(r.mean.meanEntropy, 2), pct(t.share), pct(r.mean.entropyShare)]);
+      }
+      setT(ctx, tBp, 's4.tB.p', {
+        n: fmt(a.n), a16: f(a.trend[16].h, 2), a64: f(a.trend[64].h, 2), a256: f(a.trend[256].h, 2),
+        s16: pct(a.trend[16].share), s64: pct(a.trend[64].share), s256: pct(a.trend[256].share),
+        from: fmt(bFrom(), { useGrouping: false }), to: fmt(bTo(), { useGrouping: false }),
+      });
+      tB.textContent = '';
+      tB.append(simpleTable(ctx, {
+        testid: 's4-table-b',
+        headers: ['s4.tB.colDk', 's4.tB.colMaxA', 's4.tB.colMaxO', 's4.tB.colHA', 's4.tB.colHO', 's4.tB.colShareA', 's4.tB.colShareO'],
+        rows,
+      }));
+
+      // many seeds, one by one (the article's 0.27 → 0.30 correction)
+      const manySeeds = Array.from({ length: MANY_SEEDS }, (_, i) => seed + i);
+      const many = await engine.experiment({ n: a.n, dk: a.dk, seeds: manySeeds, scale: false });
+      const hs = many.perSeed.map((p) => p.meanEntropy);
+      setT(ctx, seedsP1, 's4.seeds.p1', {
+        dk: fmt(a.dk), a1: f(a.single64, 2), a5: f(a.five64, 2), n: fmt(a.n), cells: fmt(a.n * a.n), many: fmt(MANY_SEEDS),
+      });
+      const meanMany = mean(hs);
+      seedsChart.update([
+        many.perSeed.map((p) => ({ x: p.seed, y: p.meanEntropy })),
+        [{ x: manySeeds[0], y: meanMany }, { x: manySeeds[manySeeds.length - 1], y: meanMany }],
+      ]);
+      setT(ctx, seedsLive, 's4.seeds.live', {
+        seed: fmt(seed, { useGrouping: false }), single: f(hs[0], 3),
+        from: fmt(seed, { useGrouping: false }), to5: fmt(seed + 4, { useGrouping: false }), mean5: f(mean(hs.slice(0, 5)), 3),
+        many: fmt(MANY_SEEDS), meanMany: f(meanMany, 3), min: f(Math.min(...hs), 3), max: f(Math.max(...hs), 3), sd: f(sd(hs), 3),
+      });
+      Object.assign(seedsLive.dataset, { single: hs[0], mean5: mean(hs.slice(0, 5)), meanMany, sd: sd(hs) });
+    } catch (err) {
+      setT(ctx, status, 's4.err.engine');
+    }
+  });
+
+  // ---- sweep over d_k (worker, one experiment call per point, cancellable)
+  const sweepP = h('p');
+  const runBtn = h('button', { type: 'button', class: 'btn btn-secondary', testid: 's4-sweep-run' }, ctx.tNode('s4.sweep.run'));
+  const stopBtn = h('button', { type: 'button', class: 'btn btn-secondary', testid: 's4-sweep-cancel', disabled: true }, ctx.tNode('s4.sweep.cancel'));
+  const prog = h('progress', { max: '1', value: '0', testid: 's4-sweep-progress' });
+  prog.setAttribute('aria-label', ctx.t('s4.sweep.chartTitle'));
+  const sweepStatus = h('p', { class: 'status-line', testid: 's4-sweep-status', 'aria-live': 'polite' });
+  const shareChart = createChart(ctx, {
+    title: 's4.sweep.chartTitle', xLabel: 's4.sweep.x', yLabel: 's4.sweep.y', xLog: true, yMin: 0, yMax: 1,
+    xTicks: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024],
+    series: [{ label: 's4.sweep.off', kind: 'line' }, { label: 's4.sweep.on', kind: 'line' }],
+    formatX: (v) => fmt(v, { maximumFractionDigits: 0 }), formatY: (v) => ctx.pct(v, { maximumFractionDigits: 0 }),
+    tableLabel: 's4.chartTable', testid: 's4-sweep-chart',
+  });
+  const cross50 = h('p', { testid: 's4-cross50' });
+  const cross10 = h('p', { testid: 's4-cross10' });
+  const onRange = h('p', { testid: 's4-on-range' });
+  const gradChart = createChart(ctx, {
+    title: 's4.grad.chartTitle', xLabel: 's4.sweep.x', yLabel: 's4.grad.y', xLog: true, yMin: 0,
+    xTicks: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024],
+    series: [{ label: 's4.sweep.off', kind: 'line' }, { label: 's4.sweep.on', kind: 'line' }],
+    formatX: (v) => fmt(v, { maximumFractionDigits: 0 }), formatY: (v) => f(v, 3),
+    tableLabel: 's4.chartTable', testid: 's4-grad-chart',
+  });
+  const gradLive = h('p', { testid: 's4-grad-live' });
+  root.append(
+    h('h3', {}, ctx.tNode('s4.sweep.title')), sweepP,
+    h('div', { class: 'run-row' }, runBtn, stopBtn, prog), sweepStatus,
+    shareChart.el, cross50, cross10, onRange,
+    h('h3', {}, ctx.tNode('s4.grad.title')), h('p', {}, ctx.tNode('s4.grad.p')), gradChart.el, gradLive,
+  );
+
+  let sweepGen = 0;
+  let sweepTimer = null;
+  function scheduleSweep() { clearTimeout(sweepTimer); sweepTimer = setTimeout(runSweep, 350); }
+
+  async function runSweep() {
+    const gen = ++sweepGen;
+    const n = st.n;
+    setT(ctx, sweepP, 's4.sweep.p', {
+      dk64: fmt(64), points: fmt(SWEEP_DK.length), minDk: fmt(SWEEP_DK[0]), maxDk: fmt(SWEEP_DK[SWEEP_DK.length - 1]),
+      seeds: fmt(SWEEP_SEEDS.length), n: fmt(n),
+    });
+    const total = SWEEP_DK.length * 2;
+    let done = 0;
+    runBtn.disabled = true; stopBtn.disabled = false;
+    shareChart.setBusy(true); gradChart.setBusy(true);
+    prog.value = 0;
+    const t0 = performance.now();
+    const off = [], on = [];
+    try {
+      for (const dk of SWEEP_DK) {
+        for (const scale of [false, true]) {
+          if (gen !== sweepGen) return;
+          setT(ctx, sweepStatus, 's4.sweep.progress', { done: fmt(done), total: fmt(total) });
+          const r = await engine.experiment({ n, dk, seeds: SWEEP_SEEDS, scale });
+          (scale ? on : off).push({ dk, share: r.mean.entropyShare, jac: r.mean.jacobianNorm });
+          done++;
+          prog.value = done / total;
+        }
+      }
+      if (gen !== sweepGen) return;
+      const maxJ = await engine.jacobianNorm(new Float32Array(n).fill(1 / n));
+      setT(ctx, sweepStatus, 's4.sweep.done', {
+        total: fmt(total), runs: fmt(total * SWEEP_SEEDS.length), sec: fmt((performance.now() - t0) / 1000, { maximumFractionDigits: 1 }),
+      });
+      drawSweep(n, off, on, maxJ);
+    } catch (err) {
+      if (gen === sweepGen) setT(ctx, sweepStatus, 's4.err.engine');
+    } finally {
+      if (gen === sweepGen) {
+        runBtn.disabled = false; stopBtn.disabled = true;
+        shareChart.setBusy(false); gradChart.setBusy(false);
+      }
+    }
+  }
+
+  function drawSweep(n, off, on, maxJ) {
+    const sOff = off.map((p) => ({ x: p.dk, y: p.share }));
+    const sOn = on.map((p) => ({ x: p.dk, y: p.share }));
+    const guides = [
+      { axis: 'y', value: 0.5, label: ctx.pct(0.5, { maximumFractionDigits: 0 }) },
+      { axis: 'y', value: 0.1, label: ctx.pct(0.1, { maximumFractionDigits: 0 }) },
+    ];
+    const c50 = crossing(sOff, 0.5), c10 = crossing(sOff, 0.1);
+    for (const [el, c, level] of [[cross50, c50, 0.5], [cross10, c10, 0.1]]) {
+      const p = ctx.pct(level, { maximumFractionDigits: 0 });
+      el.removeAttribute('data-dk');
+      if (c.kind === 'cross') {
+        setT(ctx, el, 's4.sweep.cross', { p, d: fmt(c.x, { maximumSignificantDigits: 2 }), a: fmt(c.a), b: fmt(c.b) });
+        Object.assign(el.dataset, { dk: c.x, a: c.a, b: c.b });
+        guides.push({ axis: 'x', value: c.x, label: `≈ ${fmt(c.x, { maximumSignificantDigits: 2 })}` });
+      } else if (c.kind === 'startBelow') {
+        setT(ctx, el, 's4.sweep.startBelow', { p, a: fmt(c.a) });
+      } else {
+        setT(ctx, el, 's4.sweep.noCross', { p, min: ctx.pct(c.min) });
+      }
+    }
+    const onShares = sOn.map((p) => p.y);
+    setT(ctx, onRange, 's4.sweep.onRange', { min: ctx.pct(Math.min(...onShares)), max: ctx.pct(Math.max(...onShares)), n: fmt(n) });
+    shareChart.update([sOff, sOn], { guides });
+
+    gradChart.update([off.map((p) => ({ x: p.dk, y: p.jac })), on.map((p) => ({ x: p.dk, y: p.jac }))],
+      { guides: [{ axis: 'y', value: maxJ, label: ctx.t('s4.grad.y') + ' ≤ ' + f(maxJ, 3) }] });
+    const at = (arr, dk) => arr.find((p) => p.dk === dk).jac;
+    const offA = at(off, 64), onA = at(on, 64), offB = at(off, 1024), onB = at(on, 1024);
+    setT(ctx, gradLive, 's4.grad.live', {
+      n: fmt(n), maxJ: f(maxJ, 3), dkA: fmt(64), dkB: fmt(1024),
+      offA: f(offA, 3), onA: f(onA, 3), ratioA: fmt(onA / offA, { maximumSignificantDigits: 2 }),
+      offB: f(offB, 4), onB: f(onB, 3), ratioB: fmt(onB / offB, { maximumSignificantDigits: 2 }),
+    });
+    Object.assign(gradLive.dataset, { off64: offA, on64: onA, off1024: offB, on1024: onB, max: maxJ });
+  }
+
+  runBtn.addEventListener('click', () => runSweep());
+  stopBtn.addEventListener('click', () => {
+    sweepGen++;
+    runBtn.disabled = false; stopBtn.disabled = true;
+    shareChart.setBusy(false); gradChart.setBusy(false);
+    setT(ctx, sweepStatus, 's4.sweep.cancelled');
+  });
+
+  await refresh();
+  await refreshSeedTables();
+  runSweep();   // not awaited: the sweep fills in while the learner reads
+}

@@ -1,0 +1,149 @@
+// Section 5: subtracting the row max before exp — shift invariance in maths,
+// overflow (inf/NaN) in float32 without it. Every weight comes from
+// engine.softmaxRow (float32, with and without subtractMax); the overflow
+// threshold is found live by bisection on the engine's own `overflowed` flag.
+//
+// URL state (section s5): row = the logits, Latin digits joined by "_" (e.g. 1000_999_998).
+// data-testid hooks:
+//   s5-row (text input), s5-row-error (message), s5-apply (button),
+//   s5-preset-0 … s5-preset-4 (preset buttons), s5-table (table: logit, shifted, naive, stable),
+//   s5-naive (status of the unguarded softmax; data-overflowed="true|false"),
+//   s5-stable (sum of the stable weights; data-sum), s5-shift (naive softmax on x − max, data-diff),
+//   s5-threshold (bisection result; data-ok, data-bad).
+
+import { h, setT, simpleTable, serial } from './s4-scaling.mjs';
+
+const PRESETS = [
+  [1000, 999, 998],
+  [2, 1, 0.1],
+  [89, 88, 0],
+  [-1000, -1001, -1002],
+  [50, 88, 88.5, 3],
+];
+const MIN_LEN = 2, MAX_LEN = 16, MAX_ABS = 1e30;
+
+function decodeRow(s) {
+  if (!s) return null;
+  const v = String(s).split('_').map(Number);
+  return v.length >= MIN_LEN && v.length <= MAX_LEN && v.every((x) => Number.isFinite(x) && Math.abs(x) <= MAX_ABS) ? v : null;
+}
+
+export async function mount(root, ctx) {
+  const { engine, state, fmt } = ctx;
+  let row = decodeRow(state.get('row', '')) || PRESETS[0];
+
+  const fw = (x) => (Number.isNaN(x) ? fmt(NaN) : fmt(x, { minimumFractionDigits: 6, maximumFractionDigits: 6 }));
+  const fl = (x) => fmt(x, { maximumFractionDigits: 4 });
+  const show = (r) => r.map((x) => fmt(x, { useGrouping: false, maximumFractionDigits: 6 })).join('  ');
+
+  root.append(h('p', { class: 'lead' }, ctx.tNode('s5.lead')), h('p', {}, ctx.tNode('s5.why')));
+  const thresholdP = h('p', { testid: 's5-threshold' });
+  root.append(thresholdP);
+
+  // ---- input
+  const inputId = 's5-row-input';
+  const input = h('input', { type: 'text', id: inputId, dir: 'ltr', autocomplete: 'off', spellcheck: 'false', testid: 's5-row', class: 'row-input' });
+  const hint = h('span', { class: 'hint', id: 's5-row-hint' }, ctx.tNode('s5.input.hint'));
+  const msg = h('span', { class: 'field-error', id: 's5-row-err', 'aria-live': 'polite', testid: 's5-row-error' });
+  input.setAttribute('aria-describedby', 's5-row-hint s5-row-err');
+  const apply = h('button', { type: 'button', class: 'btn btn-primary', testid: 's5-apply' }, ctx.tNode('s5.input.apply'));
+  const lab = h('label', { for: inputId });
+  lab.append(ctx.tNode('s5.input.label'));
+  const presetRow = h('div', { class: 'preset-row' }, h('span', {}, ctx.tNode('s5.preset.label')));
+  PRESETS.forEach((p, i) => {
+    const b = h('button', { type: 'button', class: 'btn btn-small', testid: `s5-preset-${i}`, dir: 'ltr' }, show(p));
+    b.addEventListener('click', () => { input.value = show(p); commit(); });
+    presetRow.append(b);
+  });
+  const field = h('div', { class: 'control control-text' }, lab, h('div', { class: 'input-row' }, input, apply), hint, msg);
+  root.append(h('div', { class: 'experiment-panel' }, field, presetRow));
+
+  const tableSlot = h('div', { class: 'table-slot' });
+  const naiveP = h('p', { testid: 's5-naive' });
+  const stableP = h('p', { testid: 's5-stable' });
+  const shiftP = h('p', { testid: 's5-shift' });
+  root.append(h('div', { class: 'experiment-result' }, tableSlot, naiveP, stableP, shiftP),
+    h('p', {}, ctx.tNode('s5.underflow')), h('p', { class: 'note' }, ctx.tNode('s5.note')));
+
+  /** Parse the field: tokens split by spaces, commas (Latin or Arabic) and semicolons. */
+  function parseRow(text) {
+    const tokens = String(text).split(/[\s,،;؛]+/).filter((s) => s !== '');
+    if (tokens.length < MIN_LEN || tokens.length > MAX_LEN) return { error: 's5.err.count', params: { min: fmt(MIN_LEN), max: fmt(MAX_LEN) } };
+    const out = [];
+    for (const tok of tokens) {
+      const r = ctx.parseNumber(tok);
+      if (!r.ok) return { error: r.reason === 'not-finite' ? 's5.err.notFinite' : 's5.err.token', params: { token: tok } };
+      if (Math.abs(r.value) > MAX_ABS) return { error: 's5.err.big', params: { token: tok, max: fmt(MAX_ABS, { notation: 'scientific' }) } };
+      out.push(r.value);
+    }
+    return { row: out };
+  }
+
+  const compute = serial(async () => {
+    const r = row;
+    try {
+      const naive = await engine.softmaxRow({ logits: r, subtractMax: false });
+      const stable = await engine.softmaxRow({ logits: r, subtractMax: true });
+      const mx = Math.max(...r);
+      const shifted = r.map((x) => Math.fround(x - mx));
+      const shiftedNaive = await engine.softmaxRow({ logits: shifted, subtractMax: false });
+      const diff = (a, b) => { let d = 0; for (let i = 0; i < a.length; i++) d = Math.max(d, Math.abs(a[i] - b[i])); return d; };
+      const sum = (a) => Array.from(a).reduce((s, x) => s + x, 0);
+
+      tableSlot.textContent = '';
+      tableSlot.append(simpleTable(ctx, {
+        testid: 's5-table', caption: 's5.tableCaption',
+        headers: ['s5.col.index', 's5.col.logit', 's5.col.shifted', 's5.col.naive', 's5.col.stable'],
+        rows: r.map((x, j) => [fmt(j + 1), fl(x), fl(shifted[j]), fw(naive.weights[j]), fw(stable.weights[j])]),
+      }));
+      naiveP.dataset.overflowed = String(!!naive.overflowed);
+      if (naive.overflowed) setT(ctx, naiveP, 's5.naive.overflow', { sum: fmt(sum(naive.weights), { maximumFractionDigits: 6 }) });
+      else setT(ctx, naiveP, 's5.naive.ok', { diff: fmt(diff(naive.weights, stable.weights), { maximumSignificantDigits: 2 }) });
+      naiveP.classList.toggle('is-bad', !!naive.overflowed);
+      const s = sum(stable.weights);
+      setT(ctx, stableP, 's5.stable', { sum: fmt(s, { maximumFractionDigits: 6 }) });
+      stableP.dataset.sum = String(s);
+      const d = diff(shiftedNaive.weights, stable.weights);
+      setT(ctx, shiftP, 's5.shift', { c: fl(mx), diff: fmt(d, { maximumSignificantDigits: 2 }) });
+      shiftP.dataset.diff = String(d);
+      msg.textContent = '';
+    } catch (err) {
+      setT(ctx, msg, 's5.err.engine');
+    }
+  });
+
+  function commit() {
+    const p = parseRow(input.value);
+    if (p.error) {
+      setT(ctx, msg, p.error, p.params);
+      input.setAttribute('aria-invalid', 'true');
+      return;
+    }
+    input.removeAttribute('aria-invalid');
+    msg.textContent = '';
+    row = p.row;
+    input.value = show(row);
+    state.set('row', row.join('_'));
+    compute();
+  }
+  input.addEventListener('keydown', (e) => { if (e.key === 'Enter') { e.preventDefault(); commit(); } });
+  input.addEventListener('change', commit);
+  apply.addEventListener('click', commit);
+
+  input.value = show(row);
+  await compute();
+
+  // ---- where does exp overflow in float32? Bisection on the engine's flag.
+  try {
+    let ok = 0, bad = 200;
+    for (let i = 0; i < 40; i++) {
+      const mid = (ok + bad) / 2;
+      const r = await engine.softmaxRow({ logits: [mid, 0], subtractMax: false });
+      if (r.overflowed) bad = mid; else ok = mid;
+    }
+    setT(ctx, thresholdP, 's5.threshold', {
+      ok: fmt(Math.floor(ok * 1000) / 1000, { minimumFractionDigits: 3 }), bad: fmt(Math.ceil(bad * 1000) / 1000, { minimumFractionDigits: 3 }),
+    });
+    Object.assign(thresholdP.dataset, { ok, bad });
+  } catch { /* the threshold line is optional */ }
+}

@@ -1,0 +1,105 @@
+// URL state: what the learner set (seed, n, d_k, scale, causal, block sizes,
+// edited matrices…) lives in the query string as `<section>.<key>=value`, so a
+// copied link reproduces what they saw. Written with history.replaceState (no
+// history entries, no reload); the hash (their place on the page) is kept.
+//
+// Usage:
+//   import { getParam, setParam, scoped } from './state.mjs';
+//   const n = getParam('s4', 'n', 64);            // type follows the default: number | boolean | string
+//   setParam('s4', 'n', 256);                     // setParam('s4', 'n', null) removes it
+//   const st = scoped('s2');                      // what sections receive as ctx.state
+//   st.get('causal', false); st.set('causal', true);
+//   st.getMatrix('x', {rows, cols, data}); st.setMatrix('x', m);   // "4x3_1_0_0_…" in the URL
+//   st.reset();                                   // drop every key of this section
+// Each change dispatches `statechange` on window (the language switch listens).
+
+function params() {
+  return new URLSearchParams(location.search);
+}
+
+function write(sp) {
+  const q = sp.toString();
+  const url = location.pathname + (q ? '?' + q : '') + location.hash;
+  try { history.replaceState(history.state, '', url); } catch { /* file:// or sandbox: state stays in memory */ }
+  window.dispatchEvent(new CustomEvent('statechange', { detail: { search: q } }));
+}
+
+const name = (section, key) => (section ? `${section}.${key}` : key);
+
+export function getParam(section, key, def) {
+  const v = params().get(name(section, key));
+  if (v === null) return def;
+  if (typeof def === 'number') {
+    const x = Number(v);
+    return Number.isFinite(x) ? x : def;
+  }
+  if (typeof def === 'boolean') return v === '1' || v === 'true';
+  return v;
+}
+
+export function setParam(section, key, value) {
+  const sp = params();
+  const k = name(section, key);
+  if (value === null || value === undefined) sp.delete(k);
+  else if (typeof value === 'boolean') sp.set(k, value ? '1' : '0');
+  else sp.set(k, String(value));
+  write(sp);
+}
+
+/** Several keys at once (one replaceState). */
+export function setParams(section, obj) {
+  const sp = params();
+  for (const [key, value] of Object.entries(obj)) {
+    const k = name(section, key);
+    if (value === null || value === undefined) sp.delete(k);
+    else if (typeof value === 'boolean') sp.set(k, value ? '1' : '0');
+    else sp.set(k, String(value));
+  }
+  write(sp);
+}
+
+export function clearSection(section) {
+  const sp = params();
+  for (const k of [...sp.keys()]) if (k.startsWith(section + '.')) sp.delete(k);
+  write(sp);
+}
+
+export function encodeMatrix(m) {
+  return `${m.rows}x${m.cols}_` + Array.from(m.data, (x) => String(Math.round(x * 1e6) / 1e6)).join('_');
+}
+
+export function decodeMatrix(s) {
+  const m = /^(\d{1,4})x(\d{1,4})_(.*)$/.exec(String(s || ''));
+  if (!m) return null;
+  const rows = +m[1], cols = +m[2];
+  const vals = m[3].split('_').map(Number);
+  if (rows < 1 || cols < 1 || vals.length !== rows * cols || !vals.every(Number.isFinite)) return null;
+  return { rows, cols, data: Float32Array.from(vals) };
+}
+
+export function getMatrix(section, key, def) {
+  const v = params().get(name(section, key));
+  return (v && decodeMatrix(v)) || def;
+}
+
+export function setMatrix(section, key, m) {
+  setParam(section, key, m ? encodeMatrix(m) : null);
+}
+
+/** Query string + hash to carry to the other language edition. */
+export function currentPlace() {
+  return location.search + location.hash;
+}
+
+/** The section-bound view given to sections as ctx.state. */
+export function scoped(section) {
+  return {
+    section,
+    get: (key, def) => getParam(section, key, def),
+    set: (key, value) => setParam(section, key, value),
+    setMany: (obj) => setParams(section, obj),
+    getMatrix: (key, def) => getMatrix(section, key, def),
+    setMatrix: (key, m) => setMatrix(section, key, m),
+    reset: () => clearSection(section),
+  };
+}

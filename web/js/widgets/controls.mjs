@@ -1,0 +1,202 @@
+// Labelled form controls that show their value in the page's numerals.
+//
+// Usage (ctx is the section context: {t, tNode, fmt, …}):
+//   import { slider, checkbox, select, numberField, button, controlRow } from '../widgets/controls.mjs';
+//   const n = slider(ctx, { label: 's4.n', values: [8, 16, 32, 64, 128], value: 64,
+//                           format: (v) => ctx.fmt(v), onInput: (v) => …, onChange: (v) => …, testid: 's4-n' });
+//   const dk = slider(ctx, { label: 's4.dk', min: 1, max: 256, step: 1, value: 64, onChange });
+//   const c = checkbox(ctx, { label: 's6.causal', checked: true, onChange: (on) => …, testid: 's6-causal' });
+//   const v = select(ctx, { label: 's8.variant', options: [{ value: 'chunked', label: 's8.chunked' }], value, onChange });
+//   const s = numberField(ctx, { label: 's4.seed', value: 1, min: 0, max: 1e9, integer: true, onChange });
+//   const b = button(ctx, { label: 's8.run', onClick, testid: 's8-run' });
+//   root.append(controlRow(n, dk, c));          // a wrapping flex row
+//   n.value; n.value = 128;                     // read / set without firing callbacks
+// `label` is a text key (rendered with tNode) or a DOM Node. Each control returns
+// {el, input, value}; `values` makes a slider step through a list (index-based).
+// data-testid goes on the <input>/<select>/<button> itself.
+
+import { parseNumber } from '../numerals.mjs';
+
+let uid = 0;
+const nextId = (p) => `${p}-${++uid}`;
+
+function labelNode(ctx, label) {
+  if (label == null) return document.createTextNode('');
+  if (typeof label === 'string') return ctx.tNode(label);
+  return label;
+}
+
+export function controlRow(...controls) {
+  const row = document.createElement('div');
+  row.className = 'control-row';
+  for (const c of controls) row.append(c.el || c);
+  return row;
+}
+
+export function slider(ctx, opts) {
+  const { label, min = 0, max = 100, step = 1, values = null, onInput, onChange, testid } = opts;
+  const format = opts.format || ((v) => ctx.fmt(v));
+  const id = nextId('sl');
+  const el = document.createElement('div');
+  el.className = 'control control-slider';
+  const lab = document.createElement('label');
+  lab.htmlFor = id;
+  lab.append(labelNode(ctx, label));
+  const input = document.createElement('input');
+  input.type = 'range';
+  input.id = id;
+  if (testid) input.dataset.testid = testid;
+  const out = document.createElement('output');
+  out.htmlFor = id;
+  out.className = 'control-value';
+  if (values) {
+    input.min = '0'; input.max = String(values.length - 1); input.step = '1';
+  } else {
+    input.min = String(min); input.max = String(max); input.step = String(step);
+  }
+  const toValue = () => (values ? values[Number(input.value)] : Number(input.value));
+  const show = () => {
+    const txt = format(toValue());
+    out.textContent = txt;
+    input.setAttribute('aria-valuetext', txt);
+  };
+  const setValue = (v) => {
+    if (values) {
+      let best = 0;
+      for (let i = 0; i < values.length; i++) if (Math.abs(values[i] - v) < Math.abs(values[best] - v)) best = i;
+      input.value = String(best);
+    } else input.value = String(v);
+    show();
+  };
+  setValue(opts.value ?? (values ? values[0] : min));
+  input.addEventListener('input', () => { show(); if (onInput) onInput(toValue()); });
+  input.addEventListener('change', () => { show(); if (onChange) onChange(toValue()); });
+  el.append(lab, input, out);
+  return {
+    el, input, output: out,
+    get value() { return toValue(); },
+    set value(v) { setValue(v); },
+    refresh: show,
+  };
+}
+
+export function checkbox(ctx, opts) {
+  const { label, checked = false, onChange, testid } = opts;
+  const id = nextId('cb');
+  const el = document.createElement('div');
+  el.className = 'control control-checkbox';
+  const input = document.createElement('input');
+  input.type = 'checkbox';
+  input.id = id;
+  input.checked = !!checked;
+  if (testid) input.dataset.testid = testid;
+  const lab = document.createElement('label');
+  lab.htmlFor = id;
+  lab.append(labelNode(ctx, label));
+  input.addEventListener('change', () => { if (onChange) onChange(input.checked); });
+  el.append(input, lab);
+  return {
+    el, input,
+    get value() { return input.checked; },
+    set value(v) { input.checked = !!v; },
+    get checked() { return input.checked; },
+    set checked(v) { input.checked = !!v; },
+  };
+}
+
+export function select(ctx, opts) {
+  const { label, options = [], value, onChange, testid } = opts;
+  const id = nextId('se');
+  const el = document.createElement('div');
+  el.className = 'control control-select';
+  const lab = document.createElement('label');
+  lab.htmlFor = id;
+  lab.append(labelNode(ctx, label));
+  const sel = document.createElement('select');
+  sel.id = id;
+  if (testid) sel.dataset.testid = testid;
+  for (const o of options) {
+    const opt = document.createElement('option');
+    opt.value = String(o.value);
+    // a text key when the dictionary has it, else the label (or value) as given
+    opt.textContent = typeof o.label === 'string' && ctx.has && ctx.has(o.label)
+      ? ctx.t(o.label) : String(o.label ?? o.value);
+    sel.append(opt);
+  }
+  if (value !== undefined) sel.value = String(value);
+  const cast = (s) => {
+    const o = options.find((x) => String(x.value) === s);
+    return o ? o.value : s;
+  };
+  sel.addEventListener('change', () => { if (onChange) onChange(cast(sel.value)); });
+  el.append(lab, sel);
+  return {
+    el, input: sel,
+    get value() { return cast(sel.value); },
+    set value(v) { sel.value = String(v); },
+  };
+}
+
+/** A text field for one number in any numerals; invalid input shows err.number.* and keeps the last value. */
+export function numberField(ctx, opts) {
+  const { label, min = -Infinity, max = Infinity, integer = false, onChange, testid } = opts;
+  const id = nextId('nf');
+  const el = document.createElement('div');
+  el.className = 'control control-number';
+  const lab = document.createElement('label');
+  lab.htmlFor = id;
+  lab.append(labelNode(ctx, label));
+  const input = document.createElement('input');
+  input.type = 'text';
+  input.id = id;
+  input.inputMode = integer ? 'numeric' : 'decimal';
+  input.autocomplete = 'off';
+  input.spellcheck = false;
+  input.dir = 'ltr';
+  if (testid) input.dataset.testid = testid;
+  const msg = document.createElement('span');
+  msg.className = 'field-error';
+  msg.id = id + '-err';
+  msg.setAttribute('aria-live', 'polite');
+  input.setAttribute('aria-describedby', msg.id);
+  let value = opts.value ?? 0;
+  const show = () => { input.value = ctx.fmt(value, { useGrouping: false, maximumFractionDigits: 6 }); };
+  show();
+  const commit = () => {
+    const r = parseNumber(input.value);
+    let key = null;
+    let params = {};
+    if (!r.ok) key = r.reason === 'empty' ? 'err.number.empty' : 'err.number.invalid';
+    else if (integer && !Number.isInteger(r.value)) key = 'err.number.integer';
+    else if (r.value < min || r.value > max) { key = 'err.number.range'; params = { min, max }; }
+    if (key) {
+      msg.textContent = '';
+      msg.append(ctx.tNode(key, params));
+      input.setAttribute('aria-invalid', 'true');
+      return;
+    }
+    msg.textContent = '';
+    input.removeAttribute('aria-invalid');
+    if (r.value !== value) { value = r.value; if (onChange) onChange(value); }
+    show();
+  };
+  input.addEventListener('change', commit);
+  input.addEventListener('keydown', (e) => { if (e.key === 'Enter') commit(); });
+  el.append(lab, input, msg);
+  return {
+    el, input,
+    get value() { return value; },
+    set value(v) { value = v; msg.textContent = ''; input.removeAttribute('aria-invalid'); show(); },
+  };
+}
+
+export function button(ctx, opts) {
+  const { label, onClick, testid, kind = 'secondary' } = opts;
+  const b = document.createElement('button');
+  b.type = 'button';
+  b.className = `btn btn-${kind}`;
+  if (testid) b.dataset.testid = testid;
+  b.append(labelNode(ctx, label));
+  if (onClick) b.addEventListener('click', onClick);
+  return { el: b, input: b };
+}

@@ -1,0 +1,448 @@
+// Canvas heatmap of a matrix, with a keyboard-reachable data table, PNG/CSV export.
+//
+// Usage:
+//   import { createHeatmap } from '../widgets/heatmap.mjs';
+//   const hm = createHeatmap(ctx, {
+//     label: 's2.weightsLabel',          // text key (or Node): caption + aria-label
+//     rowLabels: ['the', 'cat', …],      // optional; default 1…rows in page numerals
+//     colLabels: […],
+//     rowTitle: 's2.queries', colTitle: 's2.keys',   // optional axis names (text keys)
+//     min: 0, max: 1,                    // optional fixed colour range (else from the finite data)
+//     digits: 2,                         // decimals shown in cells / table / tooltip
+//     showValues: 'auto',                // numbers in cells when they fit ('auto' | true | false)
+//     palette: 'viridis',                // or 'cividis' (both colour-blind safe)
+//     onCellActivate: (i, j, value) => …,// click / Enter on a cell (canvas or table)
+//     testid: 's2-weights',              // on the wrapper; canvas = `${testid}-canvas`,
+//                                        // table = `${testid}-table`, buttons `${testid}-png`, `${testid}-csv`
+//     exportName: 'weights',             // file name stem for downloads
+//   });
+//   root.append(hm.el);
+//   hm.update({ rows, cols, data: Float32Array }, { rowLabels, colLabels });  // −Infinity = masked (grey, "−∞")
+//   hm.select(i, j);   // outline a cell (null clears)
+// The canvas is focusable: arrow keys move the current cell, Enter/Space activates it,
+// the value is announced in a polite live region. The <details> table holds the same
+// numbers (up to maxTable rows/cols, default 64) as real <th>/<td>.
+
+const PALETTES = {
+  viridis: ['#440154', '#472d7b', '#3b528b', '#2c728e', '#21918c', '#28ae80', '#5ec962', '#addc30', '#fde725'],
+  cividis: ['#00224e', '#123570', '#3b496c', '#575d6d', '#707173', '#8a8779', '#a69d75', '#c4b56c', '#e4cf5b', '#fee838'],
+};
+const MASKED = [222, 222, 222];
+
+function hexToRgb(h) {
+  const n = parseInt(h.slice(1), 16);
+  return [(n >> 16) & 255, (n >> 8) & 255, n & 255];
+}
+function makeLut(name) {
+  const stops = (PALETTES[name] || PALETTES.viridis).map(hexToRgb);
+  const lut = new Uint8Array(256 * 3);
+  for (let i = 0; i < 256; i++) {
+    const x = (i / 255) * (stops.length - 1);
+    const a = Math.min(stops.length - 2, Math.floor(x));
+    const f = x - a;
+    for (let c = 0; c < 3; c++) lut[i * 3 + c] = Math.round(stops[a][c] * (1 - f) + stops[a + 1][c] * f);
+  }
+  return lut;
+}
+function luminance(r, g, b) {
+  const l = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+  return 0.2126 * l(r) + 0.7152 * l(g) + 0.0722 * l(b);
+}
+
+let uid = 0;
+
+export function createHeatmap(ctx, opts = {}) {
+  const id = `hm-${++uid}`;
+  const digits = opts.digits ?? 2;
+  const maxTable = opts.maxTable ?? 64;
+  const maxCell = opts.maxCell ?? 56;
+  const lut = makeLut(opts.palette || 'viridis');
+  const testid = opts.testid || id;
+  const textOf = (x) => (x == null ? '' : typeof x === 'string' ? ctx.t(x) : x.textContent);
+  const nodeOf = (x) => (x == null ? document.createTextNode('') : typeof x === 'string' ? ctx.tNode(x) : x.cloneNode(true));
+
+  let m = null;
+  let rowLabels = opts.rowLabels || null;
+  let colLabels = opts.colLabels || null;
+  let lo = 0, hi = 1;
+  let cur = { i: 0, j: 0 };
+  let selected = null;
+  let layout = null;
+
+  // ---- DOM
+  const el = document.createElement('figure');
+  el.className = 'heatmap';
+  el.dataset.testid = testid;
+  const cap = document.createElement('figcaption');
+  cap.className = 'heatmap-caption';
+  cap.id = `${id}-cap`;
+  if (opts.label) cap.append(nodeOf(opts.label));
+  const stage = document.createElement('div');
+  stage.className = 'heatmap-stage';
+  stage.dir = 'ltr';
+  const canvas = document.createElement('canvas');
+  canvas.className = 'heatmap-canvas';
+  canvas.tabIndex = 0;
+  canvas.dir = 'ltr';
+  canvas.setAttribute('role', 'img');
+  canvas.dataset.testid = `${testid}-canvas`;
+  const tip = document.createElement('div');
+  tip.className = 'heatmap-tip';
+  tip.hidden = true;
+  tip.dir = 'auto';
+  stage.append(canvas, tip);
+  const live = document.createElement('div');
+  live.className = 'visually-hidden';
+  live.setAttribute('aria-live', 'polite');
+
+  const legend = document.createElement('div');
+  legend.className = 'heatmap-legend';
+  const legLo = document.createElement('span');
+  const legBar = document.createElement('canvas');
+  legBar.className = 'heatmap-legend-bar';
+  legBar.width = 128; legBar.height = 10;
+  legBar.setAttribute('aria-hidden', 'true');
+  const legHi = document.createElement('span');
+  const legMask = document.createElement('span');
+  legMask.className = 'heatmap-legend-mask';
+  legMask.hidden = true;
+  const legendBox = document.createElement('span');
+  legendBox.className = 'heatmap-legend-ltr';
+  legendBox.dir = 'ltr';
+  legendBox.append(legLo, legBar, legHi);
+  legend.append(legendBox, legMask);
+  {
+    const g = legBar.getContext('2d');
+    if (g) for (let x = 0; x < 128; x++) {
+      const k = Math.round((x / 127) * 255) * 3;
+      g.fillStyle = `rgb(${lut[k]},${lut[k + 1]},${lut[k + 2]})`;
+      g.fillRect(x, 0, 1, 10);
+    }
+  }
+
+  const tools = document.createElement('div');
+  tools.className = 'heatmap-tools';
+  const pngBtn = document.createElement('button');
+  pngBtn.type = 'button'; pngBtn.className = 'btn btn-small';
+  pngBtn.dataset.testid = `${testid}-png`;
+  pngBtn.append(ctx.tNode('site.exportPng'));
+  const csvBtn = document.createElement('button');
+  csvBtn.type = 'button'; csvBtn.className = 'btn btn-small';
+  csvBtn.dataset.testid = `${testid}-csv`;
+  csvBtn.append(ctx.tNode('site.exportCsv'));
+  tools.append(pngBtn, csvBtn);
+
+  const details = document.createElement('details');
+  details.className = 'heatmap-table';
+  const summary = document.createElement('summary');
+  summary.append(ctx.tNode('site.showTable'));
+  const tableWrap = document.createElement('div');
+  tableWrap.className = 'table-scroll';
+  tableWrap.dir = 'ltr';
+  details.append(summary, tableWrap);
+
+  el.append(cap, stage, legend, tools, details, live);
+
+  // ---- helpers
+  const valueAt = (i, j) => m.data[i * m.cols + j];
+  const fmtV = (v) => {
+    if (v === -Infinity) return '−∞';
+    if (v === Infinity) return '∞';
+    if (Number.isNaN(v)) return '—';
+    return ctx.fmt(v, { minimumFractionDigits: digits, maximumFractionDigits: digits });
+  };
+  const rowName = (i) => (rowLabels && rowLabels[i] != null ? String(rowLabels[i]) : ctx.fmt(i + 1));
+  const colName = (j) => (colLabels && colLabels[j] != null ? String(colLabels[j]) : ctx.fmt(j + 1));
+  const cellText = (i, j) => ctx.t('site.cellValue', {
+    row: rowName(i), col: colName(j), value: fmtV(valueAt(i, j)),
+  });
+
+  function range() {
+    if (opts.min != null && opts.max != null) { lo = opts.min; hi = opts.max; return; }
+    let a = Infinity, b = -Infinity;
+    for (const v of m.data) if (Number.isFinite(v)) { if (v < a) a = v; if (v > b) b = v; }
+    if (!Number.isFinite(a)) { a = 0; b = 1; }
+    lo = opts.min ?? a; hi = opts.max ?? b;
+    if (hi === lo) hi = lo + 1;
+  }
+  const colourIndex = (v) => Math.max(0, Math.min(255, Math.round(((v - lo) / (hi - lo)) * 255)));
+
+  function font(size, weight = 400) {
+    const fam = getComputedStyle(el).fontFamily || 'sans-serif';
+    return `${weight} ${size}px ${fam}`;
+  }
+
+  function draw() {
+    if (!m) return;
+    const g = canvas.getContext('2d');
+    if (!g) return;
+    const avail = Math.max(160, stage.clientWidth || el.clientWidth || 320);
+    g.font = font(13);
+    let labelW = 0;
+    for (let i = 0; i < m.rows && i < 512; i++) labelW = Math.max(labelW, g.measureText(rowName(i)).width);
+    labelW = Math.ceil(labelW) + 8;
+    const labelH = 22;
+    let cell = Math.min(maxCell, (avail - labelW - 2) / m.cols);
+    if (opts.maxHeight) cell = Math.min(cell, opts.maxHeight / m.rows);
+    cell = Math.max(cell, 0.25);
+    const W = Math.ceil(labelW + cell * m.cols + 2);
+    const H = Math.ceil(labelH + cell * m.rows + 2);
+    const dpr = window.devicePixelRatio || 1;
+    canvas.width = Math.round(W * dpr);
+    canvas.height = Math.round(H * dpr);
+    canvas.style.width = `${W}px`;
+    canvas.style.height = `${H}px`;
+    layout = { labelW, labelH, cell, W, H };
+    g.setTransform(dpr, 0, 0, dpr, 0, 0);
+    g.clearRect(0, 0, W, H);
+
+    // cells: one pixel per cell, scaled up without smoothing
+    const img = new ImageData(m.cols, m.rows);
+    for (let i = 0; i < m.rows; i++) for (let j = 0; j < m.cols; j++) {
+      const v = valueAt(i, j);
+      const p = (i * m.cols + j) * 4;
+      if (Number.isFinite(v)) {
+        const k = colourIndex(v) * 3;
+        img.data[p] = lut[k]; img.data[p + 1] = lut[k + 1]; img.data[p + 2] = lut[k + 2];
+      } else { img.data[p] = MASKED[0]; img.data[p + 1] = MASKED[1]; img.data[p + 2] = MASKED[2]; }
+      img.data[p + 3] = 255;
+    }
+    const off = document.createElement('canvas');
+    off.width = m.cols; off.height = m.rows;
+    off.getContext('2d').putImageData(img, 0, 0);
+    g.imageSmoothingEnabled = false;
+    g.drawImage(off, labelW, labelH, cell * m.cols, cell * m.rows);
+
+    // labels (thinned when cells are small)
+    g.fillStyle = '#1f2328';
+    g.textBaseline = 'middle';
+    const every = Math.max(1, Math.ceil(16 / cell));
+    g.textAlign = 'right';
+    for (let i = 0; i < m.rows; i += every) g.fillText(rowName(i), labelW - 6, labelH + (i + 0.5) * cell);
+    g.textAlign = 'center';
+    const colEvery = Math.max(every, Math.ceil(44 / cell));
+    for (let j = 0; j < m.cols; j += (cell >= 40 ? 1 : colEvery)) g.fillText(colName(j), labelW + (j + 0.5) * cell, labelH / 2);
+
+    // values inside cells
+    const show = opts.showValues === true || (opts.showValues !== false && cell >= 40);
+    if (show) {
+      g.font = font(Math.min(14, Math.floor(cell / 3.4)));
+      for (let i = 0; i < m.rows; i++) for (let j = 0; j < m.cols; j++) {
+        const v = valueAt(i, j);
+        let dark = false;
+        if (Number.isFinite(v)) {
+          const k = colourIndex(v) * 3;
+          dark = luminance(lut[k], lut[k + 1], lut[k + 2]) < 0.3;
+        }
+        g.fillStyle = dark ? '#ffffff' : '#111111';
+        g.fillText(fmtV(v), labelW + (j + 0.5) * cell, labelH + (i + 0.5) * cell);
+      }
+    }
+    // grid lines when cells are big enough
+    if (cell >= 12) {
+      g.strokeStyle = 'rgba(255,255,255,0.7)';
+      g.lineWidth = 1;
+      g.beginPath();
+      for (let i = 0; i <= m.rows; i++) { g.moveTo(labelW, labelH + i * cell); g.lineTo(labelW + m.cols * cell, labelH + i * cell); }
+      for (let j = 0; j <= m.cols; j++) { g.moveTo(labelW + j * cell, labelH); g.lineTo(labelW + j * cell, labelH + m.rows * cell); }
+      g.stroke();
+    }
+    const outline = (c, colour, w) => {
+      g.strokeStyle = colour; g.lineWidth = w;
+      const s = Math.max(cell, 3);
+      g.strokeRect(labelW + c.j * cell + w / 2, labelH + c.i * cell + w / 2, s - w, s - w);
+    };
+    if (selected) { outline(selected, '#000', 4); outline(selected, '#ff0', 2); }
+    if (document.activeElement === canvas) { outline(cur, '#fff', 3); outline(cur, '#c2185b', 1.5); }
+  }
+
+  function buildTable() {
+    tableWrap.textContent = '';
+    if (!m) return;
+    const R = Math.min(m.rows, maxTable), C = Math.min(m.cols, maxTable);
+    const table = document.createElement('table');
+    table.dataset.testid = `${testid}-table`;
+    const caption = document.createElement('caption');
+    caption.append(opts.label ? nodeOf(opts.label) : '');
+    table.append(caption);
+    const thead = document.createElement('thead');
+    const hr = document.createElement('tr');
+    const corner = document.createElement('th');
+    corner.scope = 'col';
+    if (opts.rowTitle || opts.colTitle) {
+      corner.append(opts.rowTitle ? nodeOf(opts.rowTitle) : '', ' \\ ', opts.colTitle ? nodeOf(opts.colTitle) : '');
+    }
+    hr.append(corner);
+    for (let j = 0; j < C; j++) {
+      const th = document.createElement('th');
+      th.scope = 'col';
+      th.textContent = colName(j);
+      hr.append(th);
+    }
+    thead.append(hr);
+    const tbody = document.createElement('tbody');
+    for (let i = 0; i < R; i++) {
+      const tr = document.createElement('tr');
+      const th = document.createElement('th');
+      th.scope = 'row';
+      th.textContent = rowName(i);
+      tr.append(th);
+      for (let j = 0; j < C; j++) {
+        const td = document.createElement('td');
+        const v = valueAt(i, j);
+        if (opts.onCellActivate) {
+          const b = document.createElement('button');
+          b.type = 'button';
+          b.className = 'cell-btn';
+          b.textContent = fmtV(v);
+          b.dataset.i = String(i); b.dataset.j = String(j);
+          b.setAttribute('aria-label', cellText(i, j));
+          td.append(b);
+        } else td.textContent = fmtV(v);
+        if (!Number.isFinite(v)) td.className = 'masked';
+        tr.append(td);
+      }
+      tbody.append(tr);
+    }
+    table.append(thead, tbody);
+    tableWrap.append(table);
+    if (R < m.rows || C < m.cols) {
+      const note = document.createElement('p');
+      note.className = 'note';
+      note.dir = document.documentElement.dir || 'rtl';
+      note.append(ctx.tNode('site.tableTruncated', { rows: R, cols: C }));
+      tableWrap.append(note);
+    }
+  }
+
+  function updateAria() {
+    if (!m) return;
+    canvas.setAttribute('aria-label', ctx.t('site.heatmapAria', {
+      label: textOf(opts.label), rows: m.rows, cols: m.cols,
+    }));
+    legLo.textContent = fmtV(lo);
+    legHi.textContent = fmtV(hi);
+    let anyMasked = false;
+    for (const v of m.data) if (!Number.isFinite(v)) { anyMasked = true; break; }
+    legMask.hidden = !anyMasked;
+    legMask.textContent = anyMasked ? ctx.t('site.maskedCell') : '';
+  }
+
+  function cellFromEvent(ev) {
+    if (!layout || !m) return null;
+    const r = canvas.getBoundingClientRect();
+    const x = ev.clientX - r.left - layout.labelW;
+    const y = ev.clientY - r.top - layout.labelH;
+    const j = Math.floor(x / layout.cell), i = Math.floor(y / layout.cell);
+    if (i < 0 || j < 0 || i >= m.rows || j >= m.cols) return null;
+    return { i, j, x: ev.clientX - r.left, y: ev.clientY - r.top };
+  }
+
+  function showTip(c) {
+    if (!c) { tip.hidden = true; return; }
+    tip.textContent = cellText(c.i, c.j);
+    tip.hidden = false;
+    const x = layout.labelW + (c.j + 0.5) * layout.cell;
+    const y = layout.labelH + (c.i + 1) * layout.cell + 4;
+    tip.style.left = `${Math.max(0, Math.min(x - 60, layout.W - 140))}px`;
+    tip.style.top = `${y}px`;
+  }
+
+  // ---- events
+  canvas.addEventListener('mousemove', (ev) => { const c = cellFromEvent(ev); showTip(c); canvas.style.cursor = c && opts.onCellActivate ? 'pointer' : ''; });
+  canvas.addEventListener('mouseleave', () => { if (document.activeElement !== canvas) tip.hidden = true; });
+  canvas.addEventListener('click', (ev) => {
+    const c = cellFromEvent(ev);
+    if (!c) return;
+    cur = { i: c.i, j: c.j };
+    if (opts.onCellActivate) opts.onCellActivate(c.i, c.j, valueAt(c.i, c.j));
+    draw();
+  });
+  canvas.addEventListener('focus', () => { draw(); showTip(cur); live.textContent = cellText(cur.i, cur.j); });
+  canvas.addEventListener('blur', () => { tip.hidden = true; draw(); });
+  canvas.addEventListener('keydown', (ev) => {
+    if (!m) return;
+    const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1],
+      Home: [0, -Infinity], End: [0, Infinity] };
+    if (ev.key in moves) {
+      const [di, dj] = moves[ev.key];
+      cur = {
+        i: Math.max(0, Math.min(m.rows - 1, cur.i + di)),
+        j: Math.max(0, Math.min(m.cols - 1, Number.isFinite(dj) ? cur.j + dj : (dj > 0 ? m.cols - 1 : 0))),
+      };
+      ev.preventDefault();
+      draw(); showTip(cur);
+      live.textContent = cellText(cur.i, cur.j);
+    } else if ((ev.key === 'Enter' || ev.key === ' ') && opts.onCellActivate) {
+      ev.preventDefault();
+      opts.onCellActivate(cur.i, cur.j, valueAt(cur.i, cur.j));
+    }
+  });
+  tableWrap.addEventListener('click', (ev) => {
+    const b = ev.target.closest && ev.target.closest('button.cell-btn');
+    if (!b || !opts.onCellActivate) return;
+    const i = Number(b.dataset.i), j = Number(b.dataset.j);
+    cur = { i, j };
+    opts.onCellActivate(i, j, valueAt(i, j));
+  });
+
+  function download(blob, name) {
+    const url = URL.createObjectURL(blob);
+    const a = document.createElement('a');
+    a.href = url; a.download = name;
+    document.body.append(a); a.click(); a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 2000);
+  }
+  const stem = () => opts.exportName || testid;
+  pngBtn.addEventListener('click', () => { if (m) canvas.toBlob((b) => b && download(b, `${stem()}.png`), 'image/png'); });
+  csvBtn.addEventListener('click', () => { if (m) download(new Blob([toCsv()], { type: 'text/csv;charset=utf-8' }), `${stem()}.csv`); });
+
+  // CSV is data for other programs: Latin digits, '.' decimals, full float precision.
+  function toCsv() {
+    const q = (s) => `"${String(s).replace(/"/g, '""')}"`;
+    const rn = (i) => (rowLabels && rowLabels[i] != null ? rowLabels[i] : i + 1);
+    const cn = (j) => (colLabels && colLabels[j] != null ? colLabels[j] : j + 1);
+    const lines = [['', ...Array.from({ length: m.cols }, (_, j) => cn(j))].map(q).join(',')];
+    for (let i = 0; i < m.rows; i++) {
+      const row = [q(rn(i))];
+      for (let j = 0; j < m.cols; j++) {
+        const v = valueAt(i, j);
+        row.push(v === -Infinity ? '-inf' : v === Infinity ? 'inf' : String(v));
+      }
+      lines.push(row.join(','));
+    }
+    return '\uFEFF' + lines.join('\r\n') + '\r\n';
+  }
+
+  let ro = null;
+  if (typeof ResizeObserver !== 'undefined') {
+    let lastW = 0;
+    ro = new ResizeObserver(() => { const w = stage.clientWidth; if (w !== lastW) { lastW = w; draw(); } });
+    ro.observe(stage);
+  }
+  if (document.fonts && document.fonts.ready) document.fonts.ready.then(() => draw());
+
+  function update(matrix, labels = {}) {
+    m = { rows: matrix.rows, cols: matrix.cols, data: matrix.data };
+    if (labels.rowLabels !== undefined) rowLabels = labels.rowLabels;
+    if (labels.colLabels !== undefined) colLabels = labels.colLabels;
+    cur = { i: Math.min(cur.i, m.rows - 1), j: Math.min(cur.j, m.cols - 1) };
+    if (selected && (selected.i >= m.rows || selected.j >= m.cols)) selected = null;
+    range();
+    updateAria();
+    draw();
+    buildTable();
+    el.dataset.rows = String(m.rows);
+    el.dataset.cols = String(m.cols);
+  }
+
+  return {
+    el,
+    update,
+    select(i, j) { selected = i == null ? null : { i, j }; draw(); },
+    toCsv: () => (m ? toCsv() : ''),
+    redraw: draw,
+    destroy() { if (ro) ro.disconnect(); el.remove(); },
+    get matrix() { return m; },
+  };
+}
