@@ -146,8 +146,9 @@ export async function waitReady_(page, timeout = 20000) {
 }
 
 // ------------------------------------------------------------------ axe
-export async function axeViolations(page, { exclude = [] } = {}) {
+export async function axeViolations(page, { include, exclude = [] } = {}) {
   let builder = new AxeBuilder({ page });
+  if (include) builder = builder.include(include);
   for (const sel of exclude) builder = builder.exclude(sel);
   const res = await builder.analyze();
   return res.violations;

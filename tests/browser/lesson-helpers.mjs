@@ -20,13 +20,32 @@ export async function openLesson(b, lang, query = '', { viewport } = {}) {
 }
 
 export async function waitLesson(page, timeout = 20000) {
-  await page.waitForFunction(() => {
-    const d = document.documentElement.dataset;
-    return d.lesson && d.lesson !== 'loading' && d.engine && d.engine !== 'loading';
-  }, null, { timeout });
+  return waitPage(page, 'lesson', timeout);
+}
+
+// Wait for html[data-<kind>] (lesson | practice) and html[data-engine] to settle;
+// fail with everything the page logged when they do not become "ready".
+export async function waitPage(page, kind, timeout = 20000) {
+  const why = () => JSON.stringify(page.issues ? page.issues() : {}, null, 1);
+  try {
+    await page.waitForFunction((kind) => {
+      const d = document.documentElement.dataset;
+      return d[kind] && d[kind] !== 'loading' && d.engine && d.engine !== 'loading';
+    }, kind, { timeout });
+  } catch (e) {
+    const d = await page.evaluate(() => ({ ...document.documentElement.dataset })).catch(() => ({}));
+    throw new Error(`${page.url()}: html[data-${kind}]=${d[kind]} data-engine=${d.engine} after ${timeout} ms; page issues: ${why()}`);
+  }
   const d = await page.evaluate(() => ({ ...document.documentElement.dataset }));
-  assert.equal(d.lesson, 'ready', `html[data-lesson] is ${d.lesson}`);
-  assert.equal(d.engine, 'ready', `html[data-engine] is ${d.engine}`);
+  assert.equal(d[kind], 'ready', `html[data-${kind}] is ${d[kind]}; page issues: ${why()}`);
+  assert.equal(d.engine, 'ready', `html[data-engine] is ${d.engine}; page issues: ${why()}`);
+}
+
+export async function openPractice(b, lang, query = '', { viewport } = {}) {
+  const page = await newPage(b, { viewport });
+  await page.goto(url(`/${lang}/practice.html${query}`), { waitUntil: 'load' });
+  await waitPage(page, 'practice');
+  return page;
 }
 
 export async function sectionStates(page) {

@@ -4,6 +4,7 @@ import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   launch, newPage, url, assertNoIssues, byTestId, parseVisibleNumber, normaliseText, digitScript, LANGS,
+  toLatinDigits as toLatin,
 } from './helpers.mjs';
 import {
   openLesson, waitLesson, sectionStates, heatmapValues, heatmapTexts, waitChange, settle,
@@ -194,6 +195,155 @@ describe('lesson interactions (fa)', () => {
     const top = await page.locator('#s6').evaluate((el) => el.getBoundingClientRect().top);
     const vh = await page.evaluate(() => innerHeight);
     assert.ok(top > -vh && top < vh * 0.5, `section 6 is on screen after the switch (top ${top})`);
+    assertNoIssues(page);
+    await page.close();
+  });
+});
+
+describe('lesson experiments (fa)', () => {
+  // Section 4's numbers recomputed with engine.mjs in the page, exactly as the
+  // section documents it: Q, K = randomNormal(seed, 2n × d_k) split in halves.
+  async function s4Reference(page, { n, dk, seed, scale }) {
+    return page.evaluate(async ({ n, dk, seed, scale }) => {
+      const { loadEngine } = await import('/js/engine.mjs');
+      const e = await loadEngine();
+      const m = e.randomNormal({ seed, rows: 2 * n, cols: dk });
+      const q = { rows: n, cols: dk, data: m.data.slice(0, n * dk) };
+      const k = { rows: n, cols: dk, data: m.data.slice(n * dk) };
+      const s = scale === 'off' ? null : scale === 'dk' ? 1 / dk : undefined;
+      const args = { q, k, v: { rows: n, cols: 1, data: new Float32Array(n) }, returnWeights: true };
+      if (s !== undefined) args.scale = s;
+      const r = e.attention(args);
+      const st = e.rowStats(r.weights);
+      const ent = Array.from(st.entropy);
+      return {
+        weights: Array.from(r.weights.data),
+        maxW: Math.max(...st.maxWeight),
+        meanH: ent.reduce((a, x) => a + x, 0) / ent.length,
+      };
+    }, { n, dk, seed, scale });
+  }
+
+  const s4Read = async (page) => ({
+    heat: await heatmapValues(page, 's4-heatmap'),
+    max: await text(page, 's4-max-weight'),
+    entropy: await text(page, 's4-entropy'),
+  });
+
+  function checkS4(shown, ref, n, label) {
+    assert.equal(shown.heat.length, n, `${label}: heatmap has n rows`);
+    for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) {
+      assert.ok(Math.abs(shown.heat[i][j] - ref.weights[i * n + j]) <= 0.005 + 1e-9,
+        `${label}: heatmap[${i}][${j}] ${shown.heat[i][j]} vs engine ${ref.weights[i * n + j]}`);
+    }
+    const maxShown = parseVisibleNumber(shown.max);
+    assert.ok(Math.abs(maxShown - ref.maxW) <= 5e-6, `${label}: max weight shows ${shown.max}, engine ${ref.maxW}`);
+    const hShown = parseVisibleNumber(shown.entropy);
+    assert.ok(Math.abs(hShown - ref.meanH) <= 5e-4, `${label}: entropy shows ${shown.entropy}, engine ${ref.meanH}`);
+  }
+
+  test('s4: moving the d_k slider changes the heatmap and the stats (engine values)', T, async () => {
+    const page = await openLesson(b, 'fa');
+    const before = await settle(() => s4Read(page));
+    checkS4(before, await s4Reference(page, { n: 8, dk: 64, seed: 1, scale: 'off' }), 8, 'd_k 64');
+    assert.match(before.max, DIGITS.fa.re, 'stats in Persian digits');
+    const slider = byTestId(page, 's4-dk');
+    await slider.focus();
+    await page.keyboard.press('Home');          // d_k = 1, the smallest value
+    const afterR = await waitChange(() => s4Read(page), before);
+    await settle(() => s4Read(page));
+    const after = await s4Read(page);
+    assert.notDeepEqual(after.heat, before.heat, 'heatmap changed');
+    assert.notEqual(after.max, before.max, 'max weight changed');
+    assert.notEqual(after.entropy, before.entropy, 'entropy changed');
+    assert.ok(afterR);
+    assert.equal(await slider.inputValue(), '0');
+    assert.match(page.url(), /[?&]s4\.dk=1(&|#|$)/, 'd_k is in the URL');
+    checkS4(after, await s4Reference(page, { n: 8, dk: 1, seed: 1, scale: 'off' }), 8, 'd_k 1');
+    // Unscaled logits grow with d_k, so the weights are sharper at 64 than at 1.
+    assert.ok(parseVisibleNumber(before.max) > parseVisibleNumber(after.max), 'max weight falls with d_k (unscaled)');
+    assertNoIssues(page);
+    await page.close();
+  });
+
+  test('s4: a URL with d_k, seed and scale restores them', T, async () => {
+    const page = await openLesson(b, 'fa', '?s4.dk=16&s4.seed=7&s4.scale=sqrt&s4.n=6#s4');
+    const out = await byTestId(page, 's4-dk').evaluate((i) => document.querySelector(`output[for="${i.id}"]`)?.textContent);
+    assert.equal(normaliseText(out), '۱۶', `slider shows d_k ${out}`);
+    assert.equal(parseVisibleNumber(await byTestId(page, 's4-seed').inputValue()), 7);
+    assert.equal(parseVisibleNumber(await byTestId(page, 's4-n').inputValue()), 6);
+    assert.equal(await byTestId(page, 's4-scale-sqrt').isChecked(), true);
+    const shown = await settle(() => s4Read(page));
+    checkS4(shown, await s4Reference(page, { n: 6, dk: 16, seed: 7, scale: 'sqrt' }), 6, 'restored');
+    assertNoIssues(page);
+    await page.close();
+  });
+
+  test('s6: the causal toggle zeroes the upper triangle (data table)', T, async () => {
+    const page = await openLesson(b, 'fa', '#s6');
+    const cb = byTestId(page, 's6-causal');
+    if (!(await cb.isChecked())) await cb.check();
+    const on = await settle(() => heatmapValues(page, 's6-random'));
+    const upper = (m) => m.flatMap((r, i) => r.filter((_, j) => j > i));
+    assert.ok(on.length >= 2);
+    assert.ok(upper(on).every((x) => x === 0), `upper triangle with the mask: ${JSON.stringify(on)}`);
+    await cb.uncheck();
+    const off = await waitChange(() => heatmapValues(page, 's6-random'), on);
+    assert.ok(upper(off).some((x) => x > 0), 'without the mask the upper triangle has weight');
+    await cb.check();
+    const again = await waitChange(() => heatmapValues(page, 's6-random'), off);
+    assert.deepEqual(again, on);
+    assertNoIssues(page);
+    await page.close();
+  });
+
+  test('s8: the chunked step-through ends equal to the materialized result', T, async () => {
+    const page = await openLesson(b, 'fa', '#s8');
+    const step = byTestId(page, 's8-step');
+    await step.waitFor();
+    const steps = Number(await step.getAttribute('data-steps'));
+    assert.ok(steps >= 3, `a trace with tiles (${steps} steps)`);
+    assert.equal(await step.getAttribute('data-step'), '0');
+    assert.equal(await byTestId(page, 's8-final').isVisible(), false, 'no result before the end');
+    for (let s = 1; s < steps; s++) {
+      await byTestId(page, 's8-next').click();
+      await page.waitForFunction(([el, s]) => el.dataset.step === String(s), [await step.elementHandle(), s]);
+      if (s < steps - 1) {
+        const rows = await byTestId(page, 's8-trace-table').locator('tbody tr').count();
+        assert.equal(rows, s, `the trace table grows one tile per step (step ${s})`);
+      }
+    }
+    assert.equal(await byTestId(page, 's8-next').isDisabled(), true, 'the last step is the end');
+    const final = byTestId(page, 's8-final');
+    assert.equal(await final.isVisible(), true);
+    const diffText = await text(page, 's8-maxdiff');
+    const shownDiff = parseVisibleNumber(diffText);
+    assert.ok(Number.isFinite(shownDiff), `a number in «${diffText}»`);
+    assert.match(diffText, DIGITS.fa.re, 'in Persian digits');
+    assert.ok(Math.abs(shownDiff) <= 1e-6, `max diff shown: ${diffText}`);
+    const dataDiff = Number(await byTestId(page, 's8-maxdiff').getAttribute('data-diff'));
+    assert.ok(dataDiff <= 1e-6, `data-diff ${dataDiff}`);
+    // The two vectors shown (online result, materialized row) agree with each
+    // other and with the engine's materialized attention on the same inputs
+    // (s8-chunked.mjs: q = randomNormal(seed, 1×4), k = (seed+1, keys×4), v = (seed+2, keys×3)).
+    const vecs = await final.locator('.vec').allTextContents();
+    assert.equal(vecs.length, 2, 'online and materialized vectors shown');
+    const parseVec = (s) => s.replace(/[()\u200e\u200f\u2066-\u2069]/g, '').split(/[,،]\s*/).map(parseVisibleNumber);
+    const [online, mat] = vecs.map(parseVec);
+    const ref = await page.evaluate(async () => {
+      const { loadEngine } = await import('/js/engine.mjs');
+      const e = await loadEngine();
+      const seed = 7, keys = 10;
+      const q = e.randomNormal({ seed, rows: 1, cols: 4 });
+      const k = e.randomNormal({ seed: seed + 1, rows: keys, cols: 4 });
+      const v = e.randomNormal({ seed: seed + 2, rows: keys, cols: 3 });
+      return Array.from(e.attention({ q, k, v, variant: 'materialized' }).out.data);
+    });
+    assert.equal(online.length, ref.length);
+    for (let i = 0; i < ref.length; i++) {
+      assert.ok(Math.abs(online[i] - mat[i]) <= 1e-9, `component ${i}: online ${online[i]} vs materialized ${mat[i]}`);
+      assert.ok(Math.abs(mat[i] - ref[i]) <= 0.0005 + 1e-9, `component ${i}: shown ${mat[i]} vs engine ${ref[i]}`);
+    }
     assertNoIssues(page);
     await page.close();
   });

@@ -200,6 +200,39 @@ export function renderMath(tex, { display = false } = {}) {
   return span;
 }
 
+// A formatted number: optional bidi mark and sign, digits of any of the three systems,
+// ٫ ٬ . separators, optional percent sign. (Not ",": in "[1, 2]" it separates entries.)
+const NUMBER_RE = /[\u061c\u200e]?[-\u2212+]?[0-9\u06f0-\u06f9\u0660-\u0669][0-9\u06f0-\u06f9\u0660-\u0669\u066b\u066c.]*[%\u066a]?\u061c?/g;
+
+/**
+ * An LTR isolate for arithmetic or a vector ("[۱, ۲]", "۳ ÷ ۱٫۴۱ = ۲٫۱۲") in RTL prose.
+ * Every number inside gets its own isolate: Arabic-Indic digits are "Arabic numbers" to the
+ * bidi algorithm and would otherwise pull the commas and operators between them into an RTL
+ * run, reversing the order. parts: strings, Nodes or arrays of them.
+ */
+export function ltrExpr(parts, className = 'arith') {
+  const b = document.createElement('bdi');
+  b.dir = 'ltr';
+  b.className = className;
+  const add = (p) => {
+    if (p == null) return;
+    if (Array.isArray(p)) { p.forEach(add); return; }
+    if (typeof p !== 'string') { b.append(p); return; }
+    let last = 0;
+    for (const m of p.matchAll(NUMBER_RE)) {
+      if (m.index > last) b.append(p.slice(last, m.index));
+      const span = document.createElement('span');
+      span.className = 'iso';
+      span.textContent = m[0];
+      b.append(span);
+      last = m.index + m[0].length;
+    }
+    if (last < p.length) b.append(p.slice(last));
+  };
+  add(parts);
+  return b;
+}
+
 /** Plain string (for attributes, <option>, canvas): isolates become LRI…PDI. */
 export function t(id, params) {
   return nodesToString(parseMarkup(raw(id)), params);

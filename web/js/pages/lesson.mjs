@@ -9,7 +9,7 @@
 
 import { getSettings, setSettings } from '../settings.mjs';
 import { formatBytes, formatPercent, localizeDigits, parseNumber } from '../numerals.mjs';
-import { loadText, t, tNode, fmt, has, renderMath, renderMarkup } from '../i18n.mjs';
+import { loadText, t, tNode, fmt, has, renderMath, renderMarkup, ltrExpr } from '../i18n.mjs';
 import { scoped, currentPlace } from '../state.mjs';
 import { createEngineClient } from '../engine-client.mjs';
 
@@ -109,7 +109,7 @@ function makeCtx(sectionId, settings, engine) {
   const latinDigits = !!settings.latinDigits;
   return {
     lang, dir: 'rtl', latinDigits, section: sectionId,
-    engine, t, tNode, fmt, has, renderMath, renderMarkup,
+    engine, t, tNode, fmt, has, renderMath, renderMarkup, ltrExpr,
     state: scoped(sectionId),
     parseNumber,
     /** Latin digits in a label built by hand ("Q3") → page digits. */

@@ -32,7 +32,9 @@ export async function mount(root, ctx) {
     return e;
   };
   const P = (key, params) => el('p', null, tNode(key, params));
-  const vecText = (arr) => `[${arr.map((v) => fmt(v, { maximumFractionDigits: 2 })).join(', ')}]`;
+  // SVG text has no isolates: a left-to-right mark after each number keeps Arabic-Indic
+  // digits (bidi class AN) from turning "[١, ٢]" into an RTL run.
+  const vecText = (arr) => `[${arr.map((v) => `${fmt(v, { maximumFractionDigits: 2 })}\u200e`).join(', ')}]`;
 
   root.append(P('s1.intro'), P('s1.analogy'));
 
@@ -40,12 +42,12 @@ export async function mount(root, ctx) {
   const roles = el('dl', 's1-roles');
   roles.dataset.testid = 's1-roles';
   for (const r of ['q', 'k', 'v']) {
-    roles.append(el('dt', null, tNode(`s1.role.${r}.name`)), el('dd', null, tNode(`s1.role.${r}.text`)));
+    // <div> groups inside <dl> are valid HTML and let each role be a card
+    roles.append(el('div', `s1-role ${r}`, el('dt', null, tNode(`s1.role.${r}.name`)), el('dd', null, tNode(`s1.role.${r}.text`))));
   }
 
   // ---------------------------------------------------------------- figure
-  const W = 660, H = 330;
-  const svg = svgEl('svg', { viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-labelledby': 's1-fig-title s1-fig-desc' });
+  const svg = svgEl('svg', { viewBox: '0 0 660 330', role: 'img', 'aria-labelledby': 's1-fig-title s1-fig-desc' });
   svg.dataset.testid = 's1-figure';
   const title = svgEl('title', { id: 's1-fig-title' }, t('s1.figTitle'));
   const desc = svgEl('desc', { id: 's1-fig-desc' }, t('s1.figDesc'));
@@ -56,30 +58,63 @@ export async function mount(root, ctx) {
   defs.append(marker);
   svg.append(defs);
 
-  // the word box (top centre)
-  svg.append(svgEl('rect', { x: W / 2 - 110, y: 14, width: 220, height: 74, rx: 10, fill: '#fff', stroke: '#1b1f24', 'stroke-width': 1.5 }));
-  const wordText = svgEl('text', { x: W / 2, y: 44, 'text-anchor': 'middle', 'font-weight': 700, 'font-size': 20, direction: 'ltr', class: 'ltr-label' });
-  const xText = svgEl('text', { x: W / 2, y: 72, 'text-anchor': 'middle', direction: 'ltr', class: 'ltr-label' });
-  svg.append(wordText, xText);
-
-  // three role boxes: in reading order (right to left) query, key, value
+  // Two layouts: side by side (wide) and stacked (phones); both redrawn on resize.
   const colours = { q: '#0b57d0', k: '#8b2398', v: '#1e6b34' };
-  const centres = { q: W - 112, k: W / 2, v: 112 };
-  const vecTexts = {};
-  for (const r of ['q', 'k', 'v']) {
-    const cx = centres[r];
-    svg.append(svgEl('line', { x1: W / 2, y1: 88, x2: cx, y2: 168, stroke: '#4a5360', 'stroke-width': 1.6, 'marker-end': 'url(#s1-arrow)' }));
-    const mx = (W / 2 + cx) / 2 + (r === 'k' ? 0 : (r === 'q' ? 22 : -22)), my = 128;
-    svg.append(svgEl('rect', { x: mx - 30, y: my - 14, width: 60, height: 24, rx: 4, fill: '#fbfaf7' }));
-    svg.append(svgEl('text', { x: mx, y: my + 4, 'text-anchor': 'middle', direction: 'ltr', class: 'ltr-label', 'font-size': 14 }, `× W${r === 'q' ? 'Q' : r === 'k' ? 'K' : 'V'}`));
-    svg.append(svgEl('rect', { x: cx - 100, y: 170, width: 200, height: 146, rx: 10, fill: '#fff', stroke: colours[r], 'stroke-width': 2.5 }));
-    svg.append(svgEl('text', { x: cx, y: 200, 'text-anchor': 'middle', 'font-weight': 700, 'font-size': 18, fill: colours[r] }, t(`s1.fig.${r}.name`)));
-    svg.append(svgEl('text', { x: cx, y: 224, 'text-anchor': 'middle', direction: 'ltr', class: 'ltr-label', 'font-size': 13, fill: '#4a5360' }, r === 'q' ? 'query' : r === 'k' ? 'key' : 'value'));
-    svg.append(svgEl('text', { x: cx, y: 254, 'text-anchor': 'middle', 'font-size': 15 }, t(`s1.fig.${r}.role`)));
-    const vt = svgEl('text', { x: cx, y: 290, 'text-anchor': 'middle', 'font-size': 17, 'font-weight': 700, direction: 'ltr', class: 'ltr-label' });
+  const english = { q: 'query', k: 'key', v: 'value' };
+  let wordText, xText, vecTexts = {}, drawn = null;
+  const wLabel = (r, attrs) => {
+    const wl = svgEl('text', { direction: 'ltr', 'font-size': 15, 'font-style': 'italic', ...attrs }, '× W');
+    wl.append(svgEl('tspan', { 'baseline-shift': 'sub', 'font-size': 11 }, r.toUpperCase()));
+    return wl;
+  };
+  const roleBox = (r, x, y, w, h, rows) => {
+    const cx = x + w / 2;
+    svg.append(svgEl('rect', { x, y, width: w, height: h, rx: 10, fill: '#fff', stroke: colours[r], 'stroke-width': 2.5 }));
+    svg.append(svgEl('text', { x: cx, y: y + rows[0], 'text-anchor': 'middle', 'font-weight': 700, 'font-size': 18, fill: colours[r] }, t(`s1.fig.${r}.name`)));
+    svg.append(svgEl('text', { x: cx, y: y + rows[1], 'text-anchor': 'middle', direction: 'ltr', class: 'ltr-label', 'font-size': 13, fill: '#4a5360' }, english[r]));
+    svg.append(svgEl('text', { x: cx, y: y + rows[2], 'text-anchor': 'middle', 'font-size': 15 }, t(`s1.fig.${r}.role`)));
+    const vt = svgEl('text', { x: cx, y: y + rows[3], 'text-anchor': 'middle', 'font-size': 17, 'font-weight': 700, direction: 'ltr', class: 'ltr-label' });
     vt.dataset.testid = `s1-${r}`;
     vecTexts[r] = vt;
     svg.append(vt);
+  };
+
+  function layout(narrow) {
+    if (drawn === narrow) return;
+    drawn = narrow;
+    for (const n of [...svg.childNodes]) if (!['title', 'desc', 'defs'].includes(n.nodeName)) n.remove();
+    vecTexts = {};
+    const W = narrow ? 340 : 660;
+    const H = narrow ? 470 : 330;
+    svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
+    // the word box (top centre)
+    svg.append(svgEl('rect', { x: W / 2 - 110, y: 14, width: 220, height: 74, rx: 10, fill: '#fff', stroke: '#1b1f24', 'stroke-width': 1.5 }));
+    wordText = svgEl('text', { x: W / 2, y: 44, 'text-anchor': 'middle', 'font-weight': 700, 'font-size': 20, direction: 'ltr', class: 'ltr-label' });
+    xText = svgEl('text', { x: W / 2, y: 72, 'text-anchor': 'middle', direction: 'ltr', class: 'ltr-label' });
+    svg.append(wordText, xText);
+    if (!narrow) {
+      // three role boxes in reading order, right to left: query, key, value
+      const centres = { q: W - 112, k: W / 2, v: 112 };
+      for (const r of ['q', 'k', 'v']) {
+        const cx = centres[r];
+        svg.append(svgEl('line', { x1: W / 2, y1: 88, x2: cx, y2: 168, stroke: '#4a5360', 'stroke-width': 1.6, 'marker-end': 'url(#s1-arrow)' }));
+        const mx = (W / 2 + cx) / 2 + (r === 'k' ? 0 : (r === 'q' ? 22 : -22)), my = 128;
+        svg.append(svgEl('rect', { x: mx - 30, y: my - 14, width: 60, height: 24, rx: 4, fill: '#fbfaf7' }));
+        svg.append(wLabel(r, { x: mx, y: my + 4, 'text-anchor': 'middle' }));
+        roleBox(r, cx - 100, 170, 200, 146, [30, 54, 84, 120]);
+      }
+    } else {
+      // stacked: a trunk on the right (the reading side) branches into each box
+      const trunk = W - 12;
+      svg.append(svgEl('polyline', { points: `${W / 2 + 110},51 ${trunk},51 ${trunk},${110 + 2 * 124 + 50}`, fill: 'none', stroke: '#4a5360', 'stroke-width': 1.6 }));
+      ['q', 'k', 'v'].forEach((r, i) => {
+        const y = 104 + i * 124;
+        svg.append(svgEl('line', { x1: trunk, y1: y + 56, x2: W - 38, y2: y + 56, stroke: '#4a5360', 'stroke-width': 1.6, 'marker-end': 'url(#s1-arrow)' }));
+        roleBox(r, 12, y, W - 50, 112, [26, 46, 72, 100]);
+        svg.append(wLabel(r, { x: 24, y: y + 26, 'text-anchor': 'start' }));
+      });
+    }
+    draw();
   }
   const fig = el('figure', 'qkv-figure', svg);
   const cap = el('figcaption', null, tNode('s1.figCaption'));
@@ -96,9 +131,12 @@ export async function mount(root, ctx) {
   status.dataset.testid = 's1-status';
   status.setAttribute('aria-live', 'polite');
   root.append(controlRow(wordSel), fig, status, roles, P('s1.sameWord'), P('s1.why'));
+  let proj = null;
+  const narrowNow = () => (fig.clientWidth || root.clientWidth || 660) < 520;
+  layout(narrowNow());
+  if (typeof ResizeObserver !== 'undefined') new ResizeObserver(() => layout(narrowNow())).observe(fig);
 
   // ---------------------------------------------------------------- engine
-  let proj = null;
   try {
     const [Q, K, V] = await Promise.all([
       project(engine, DEFAULT.x, DEFAULT.Wq), project(engine, DEFAULT.x, DEFAULT.Wk), project(engine, DEFAULT.x, DEFAULT.Wv),
@@ -109,6 +147,7 @@ export async function mount(root, ctx) {
   }
 
   function draw() {
+    if (!wordText) return;
     const i = Number(wordSel.value);
     wordText.textContent = WORDS[i];
     xText.textContent = `x = ${vecText(row(DEFAULT.x, i))}`;

@@ -34,8 +34,9 @@ export async function mount(root, ctx) {
   const P = (key, params) => el('p', null, tNode(key, params));
   const H3 = (key) => el('h3', null, tNode(key));
   const num = (x, d = 2) => (x === -Infinity ? '−∞' : fmt(x, { maximumFractionDigits: d }));
-  const ltr = (text, cls = 'arith') => { const b = el('bdi', cls, text); b.dir = 'ltr'; return b; };
-  const vec = (arr, d = 2) => ltr(`[${arr.map((v) => num(v, d)).join(', ')}]`, 'ltr');
+  const ltr = (parts, cls = 'arith') => ctx.ltrExpr(parts, cls);
+  const pow = (v) => ['e', el('sup', null, ctx.ltrExpr(v === -Infinity ? '−∞' : num(v), 'ltr'))];
+  const vec = (arr, d = 2) => ltr(`[${arr.map((v) => num(v, d)).join(', ')}]`, 'ltr vec');
 
   // ---------------------------------------------------------------- prose + editors
   root.append(P('s2.intro'));
@@ -46,7 +47,7 @@ export async function mount(root, ctx) {
     ['wk', 's2.wkLabel', DEFAULT.Wk, null, 's2-wk'],
     ['wv', 's2.wvLabel', DEFAULT.Wv, null, 's2-wv'],
   ];
-  const edBox = el('div', 'grid-3 s2-editors');
+  const edBox = el('div', 's2-editors');
   for (const [key, label, def, rowLabels, testid] of specs) {
     const value = state.getMatrix(key, def);
     const ed = createMatrixEditor(ctx, {
@@ -235,7 +236,7 @@ export async function mount(root, ctx) {
       const ex = s.map((v) => (v === -Infinity ? 0 : Math.exp(v)));
       const sum = ex.reduce((a, b) => a + b, 0);
       li('s2.step.exp', {
-        calc: ltr(s.map((v, c) => (v === -Infinity ? 'e^(−∞) = 0' : `e^${num(v)} = ${num(ex[c], 3)}`)).join(' ; ')),
+        calc: ltr(s.flatMap((v, c) => [...(c ? [el('span', 'op', ' ; ')] : []), ...pow(v), ` = ${num(ex[c], 3)}`])),
       });
       li('s2.step.sum', { calc: ltr(`${ex.map((v) => num(v, 3)).join(' + ')} = ${num(sum, 3)}`) });
       const w = at(r.weights, i, j);

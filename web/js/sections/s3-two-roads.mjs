@@ -34,6 +34,14 @@ export async function mount(root, ctx) {
   const P = (key, params) => el('p', null, tNode(key, params));
   const H3 = (key) => el('h3', null, tNode(key));
   const tid = (e, id) => { e.dataset.testid = id; return e; };
+  // 1.2e-7 → "۱٫۲ × ۱۰⁻⁷" as an LTR isolate with a real superscript
+  const sci = (x) => {
+    if (x === 0 || !Number.isFinite(x)) return fmt(x);
+    const e = Math.floor(Math.log10(Math.abs(x)));
+    if (e >= -3 && e <= 5) return fmt(x, { maximumSignificantDigits: 2 });
+    return ctx.ltrExpr([`${fmt(x / 10 ** e, { maximumFractionDigits: 1 })} × ${fmt(10)}`,
+      el('sup', null, ctx.ltrExpr(`${e < 0 ? '−' : ''}${fmt(Math.abs(e))}`, 'ltr'))]);
+  };
 
   root.append(P('s3.intro'));
   let n = N_VALUES.includes(state.get('n', 4)) ? state.get('n', 4) : 4;
@@ -181,8 +189,7 @@ export async function mount(root, ctx) {
     matHeld.append(tNode('s3.matrixHeld', { cells: n * n, bytes: ctx.fmtBytes(bytes32) }));
 
     agree.textContent = '';
-    const diffTxt = maxDiff === 0 ? fmt(0) : fmt(maxDiff, { maximumSignificantDigits: 2, notation: 'scientific' });
-    const diffNode = el('strong', 'num', diffTxt);
+    const diffNode = el('strong', 'num', sci(maxDiff));
     diffNode.dataset.value = String(maxDiff);
     agree.append(tNode(maxDiff < 1e-5 ? 's3.agree' : 's3.disagree', { diff: diffNode, n, d: data.v.cols }));
 

@@ -348,7 +348,9 @@ export async function mount(root, ctx) {
       for (const dk of [16, 64, 256]) {
         const r = await engine.experiment({ n: ARTICLE.n, dk, seeds: seeds5, scale: false });
         const t = a.trend[dk];
-        rows.push([fmt(dk), f(t.max, 5), f(r.mean.maxWeight, 5), f(t.h, 2), f(r.mean.meanEntropy, 2), pct(t.share), pct(r.mean.entropyShare)]);
+        const f5 = (x) => fmt(x, { minimumFractionDigits: 5, maximumFractionDigits: 5 });
+        const f2 = (x) => fmt(x, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+        rows.push([fmt(dk), f5(t.max), f5(r.mean.maxWeight), f2(t.h), f2(r.mean.meanEntropy), pct(t.share), pct(r.mean.entropyShare)]);
       }
       setT(ctx, tBp, 's4.tB.p', {
         n: fmt(a.n), a16: f(a.trend[16].h, 2), a64: f(a.trend[64].h, 2), a256: f(a.trend[256].h, 2),
@@ -447,11 +449,15 @@ export async function mount(root, ctx) {
         }
       }
       if (gen !== sweepGen) return;
-      const maxJ = await engine.jacobianNorm(new Float32Array(n).fill(1 / n));
+      const uniJ = await engine.jacobianNorm(new Float32Array(n).fill(1 / n));
+      const oneHot = new Float32Array(n); oneHot[0] = 1;
+      const oneJ = await engine.jacobianNorm(oneHot);
+      const half = new Float32Array(n); half[0] = 0.5; half[1] = 0.5;
+      const maxJ = await engine.jacobianNorm(half);
       setT(ctx, sweepStatus, 's4.sweep.done', {
         total: fmt(total), runs: fmt(total * SWEEP_SEEDS.length), sec: fmt((performance.now() - t0) / 1000, { maximumFractionDigits: 1 }),
       });
-      drawSweep(n, off, on, maxJ);
+      drawSweep(n, off, on, { uniJ, oneJ, maxJ });
     } catch (err) {
       if (gen === sweepGen) setT(ctx, sweepStatus, 's4.err.engine');
     } finally {
@@ -462,7 +468,7 @@ export async function mount(root, ctx) {
     }
   }
 
-  function drawSweep(n, off, on, maxJ) {
+  function drawSweep(n, off, on, J) {
     const sOff = off.map((p) => ({ x: p.dk, y: p.share }));
     const sOn = on.map((p) => ({ x: p.dk, y: p.share }));
     const guides = [
@@ -488,15 +494,15 @@ export async function mount(root, ctx) {
     shareChart.update([sOff, sOn], { guides });
 
     gradChart.update([off.map((p) => ({ x: p.dk, y: p.jac })), on.map((p) => ({ x: p.dk, y: p.jac }))],
-      { guides: [{ axis: 'y', value: maxJ, label: ctx.t('s4.grad.y') + ' ≤ ' + f(maxJ, 3) }] });
+      { guides: [{ axis: 'y', value: J.uniJ, label: ctx.t('s4.grad.uniform') }] });
     const at = (arr, dk) => arr.find((p) => p.dk === dk).jac;
     const offA = at(off, 64), onA = at(on, 64), offB = at(off, 1024), onB = at(on, 1024);
     setT(ctx, gradLive, 's4.grad.live', {
-      n: fmt(n), maxJ: f(maxJ, 3), dkA: fmt(64), dkB: fmt(1024),
+      n: fmt(n), uniJ: f(J.uniJ, 3), oneJ: f(J.oneJ, 3), maxJ: f(J.maxJ, 3), dkA: fmt(64), dkB: fmt(1024),
       offA: f(offA, 3), onA: f(onA, 3), ratioA: fmt(onA / offA, { maximumSignificantDigits: 2 }),
       offB: f(offB, 4), onB: f(onB, 3), ratioB: fmt(onB / offB, { maximumSignificantDigits: 2 }),
     });
-    Object.assign(gradLive.dataset, { off64: offA, on64: onA, off1024: offB, on1024: onB, max: maxJ });
+    Object.assign(gradLive.dataset, { off64: offA, on64: onA, off1024: offB, on1024: onB, uniform: J.uniJ });
   }
 
   runBtn.addEventListener('click', () => runSweep());

@@ -42,7 +42,8 @@ export async function mount(root, ctx) {
 
   // ---- input
   const inputId = 's5-row-input';
-  const input = h('input', { type: 'text', id: inputId, dir: 'ltr', autocomplete: 'off', spellcheck: 'false', testid: 's5-row', class: 'row-input' });
+  // RTL like the page: a row of Arabic-Indic digits in an LTR box would display reversed (bidi class AN)
+  const input = h('input', { type: 'text', id: inputId, dir: 'rtl', autocomplete: 'off', spellcheck: 'false', testid: 's5-row', class: 'row-input' });
   const hint = h('span', { class: 'hint', id: 's5-row-hint' }, ctx.tNode('s5.input.hint'));
   const msg = h('span', { class: 'field-error', id: 's5-row-err', 'aria-live': 'polite', testid: 's5-row-error' });
   input.setAttribute('aria-describedby', 's5-row-hint s5-row-err');
@@ -51,7 +52,7 @@ export async function mount(root, ctx) {
   lab.append(ctx.tNode('s5.input.label'));
   const presetRow = h('div', { class: 'preset-row' }, h('span', {}, ctx.tNode('s5.preset.label')));
   PRESETS.forEach((p, i) => {
-    const b = h('button', { type: 'button', class: 'btn btn-small', testid: `s5-preset-${i}`, dir: 'ltr' }, show(p));
+    const b = h('button', { type: 'button', class: 'btn btn-small', testid: `s5-preset-${i}` }, show(p));
     b.addEventListener('click', () => { input.value = show(p); commit(); });
     presetRow.append(b);
   });
@@ -62,7 +63,7 @@ export async function mount(root, ctx) {
   const naiveP = h('p', { testid: 's5-naive' });
   const stableP = h('p', { testid: 's5-stable' });
   const shiftP = h('p', { testid: 's5-shift' });
-  root.append(h('div', { class: 'experiment-result' }, tableSlot, naiveP, stableP, shiftP),
+  root.append(h('div', { class: 'experiment-result stack' }, tableSlot, naiveP, stableP, shiftP),
     h('p', {}, ctx.tNode('s5.underflow')), h('p', { class: 'note' }, ctx.tNode('s5.note')));
 
   /** Parse the field: tokens split by spaces, commas (Latin or Arabic) and semicolons. */

@@ -48,7 +48,7 @@ export async function mount(root, ctx) {
 
   // ---- equal scores
   const eqHeat = createHeatmap(ctx, { label: 's6.eq.caption', min: 0, max: 1, digits: 3, showValues: 'auto', testid: 's6-equal', exportName: 's6-equal' });
-  const eqRows = h('ol', { class: 'row-list', testid: 's6-equal-rows' });
+  const eqRows = h('ul', { class: 'row-list', testid: 's6-equal-rows' });
   const upper = h('p', { testid: 's6-upper' });
   root.append(h('h3', {}, ctx.tNode('s6.eq.title')), h('p', {}, ctx.tNode('s6.eq.p')),
     h('div', { class: 'experiment-result' }, eqHeat.el, h('div', { class: 'readouts' }, eqRows, upper)));

@@ -52,7 +52,7 @@ export async function mount(root, ctx) {
   const unitsP = h('p', { class: 'note' });
   root.append(h('h3', {}, ctx.tNode('s7.calc.title')),
     h('div', { class: 'experiment-panel' }, controlRow(nCtl, dtypeCtl, headsCtl, layersCtl, batchCtl), status),
-    h('div', { class: 'experiment-result calc-result' }, result, h('p', { class: 'note' }, ctx.tNode('s7.calc.formula')), unitsP));
+    h('div', { class: 'experiment-result stack calc-result' }, result, h('p', { class: 'note' }, ctx.tNode('s7.calc.formula')), unitsP));
 
   const calc = serial(async () => {
     try {

@@ -11,7 +11,7 @@
 //   maxN (1024…65536), bigCausal (bool).
 // data-testid hooks:
 //   s8-keys, s8-block, s8-seed (text inputs; errors in <id>-error), s8-scores (score strip),
-//   s8-first, s8-prev, s8-next, s8-last (buttons), s8-step (data-step, data-steps),
+//   s8-first, s8-prev, s8-next, s8-last (buttons; aria-disabled at the ends), s8-step (data-step, data-steps),
 //   s8-explain (current step text), s8-trace-table (rows up to the current step),
 //   s8-final (shown on the last step), s8-maxdiff (data-diff = max |online − materialized|),
 //   s8-max-n (select), s8-big-causal (checkbox), s8-run, s8-cancel, s8-progress (<progress>),
@@ -39,10 +39,11 @@ export async function mount(root, ctx) {
     bigCausal: state.get('bigCausal', true),
   };
   const f3 = (x) => fmt(x, { minimumFractionDigits: 3, maximumFractionDigits: 3 });
-  const vec = (a) => h('bdi', { dir: 'ltr', class: 'vec' }, '(' + Array.from(a, f3).join(', ') + ')');
+  // vectors read in the page direction (first component first in reading order), Arabic comma
+  const vec = (a) => h('span', { dir: 'rtl', class: 'vec' }, '(' + Array.from(a, f3).join('، ') + ')');
   const bytes = (b) => (ctx.has && ctx.has('site.unit.MiB') ? ctx.fmtBytes(b) : `${fmt(b / 2 ** 20, { maximumFractionDigits: 2 })} MiB`);
 
-  root.append(h('p', { class: 'lead' }, ctx.tNode('s8.lead')));
+  root.append(h('p', { class: 'lead' }, ctx.tNode('s8.lead', { y1: fmt(2018, { useGrouping: false }), y2: fmt(2022, { useGrouping: false }) })));
 
   // ================================================================ part 1: the trace
   const status = h('p', { class: 'status-line', 'aria-live': 'polite' });
@@ -106,15 +107,17 @@ export async function mount(root, ctx) {
         if (scores[j] === cur.tileMax) li.classList.add('tile-max');
       }
       li.setAttribute('aria-label', ctx.t('s8.scoreLabel', { j: fmt(j) }) + ': ' + f3(scores[j]));
-      li.append(h('span', { class: 'k' }, fmt(j)), h('span', { class: 'v' }, f3(scores[j])));
+      li.append(h('span', { class: 'k' }, fmt(j)), h('span', { class: 'v', dir: 'rtl' }, f3(scores[j])));
       strip.append(li);
     }
 
     setT(ctx, stepLabel, 's8.stepOf', { k: fmt(s + 1), total: fmt(total) });
     stepLabel.dataset.step = String(s);
     stepLabel.dataset.steps = String(total);
-    bFirst.disabled = bPrev.disabled = s === 0;
-    bNext.disabled = bLast.disabled = s === total - 1;
+    // aria-disabled, not disabled: the focused button keeps focus at either end
+    for (const [b, off] of [[bFirst, s === 0], [bPrev, s === 0], [bNext, s === total - 1], [bLast, s === total - 1]]) {
+      if (off) b.setAttribute('aria-disabled', 'true'); else b.removeAttribute('aria-disabled');
+    }
 
     // explanation of the current step
     explain.textContent = '';
@@ -140,7 +143,7 @@ export async function mount(root, ctx) {
           fmt(p.tile),
           ctx.t('s8.range', { from: fmt(p.keyBegin), to: fmt(p.keyEnd - 1) }),
           f3(p.tileMax),
-          ctx.t('s8.arrow', { a: p.mOld === -Infinity || p.mOld == null ? '−∞' : f3(p.mOld), b: f3(p.mNew) }),
+          ctx.t('s8.arrow', { a: p.mOld === -Infinity || p.mOld == null ? '\u2066−∞\u2069' : f3(p.mOld), b: f3(p.mNew) }),
           f3(p.rescale),
           ctx.t('s8.arrow', { a: f3(p.lOld), b: f3(p.lNew) }),
           vec(p.acc),
@@ -174,10 +177,6 @@ export async function mount(root, ctx) {
   bPrev.addEventListener('click', () => go(st.step - 1));
   bNext.addEventListener('click', () => go(st.step + 1));
   bLast.addEventListener('click', () => go(Infinity));
-  // Keep focus useful at the ends: a disabled button loses focus, so move it to its partner.
-  for (const [b, other] of [[bNext, bPrev], [bLast, bFirst], [bPrev, bNext], [bFirst, bLast]]) {
-    b.addEventListener('click', () => { if (b.disabled) other.focus(); });
-  }
 
   await load();
 

@@ -77,9 +77,14 @@ export function createHeatmap(ctx, opts = {}) {
   cap.className = 'heatmap-caption';
   cap.id = `${id}-cap`;
   if (opts.label) cap.append(nodeOf(opts.label));
+  // stage: scrolls when the matrix is wider than the page; inner: LTR box the size of the
+  // canvas (rows top-down, columns left to right, as matrices are written), at the start side.
   const stage = document.createElement('div');
-  stage.className = 'heatmap-stage';
+  stage.className = 'heatmap-stage ltr-scroll';
   stage.dir = 'ltr';
+  const inner = document.createElement('div');
+  inner.className = 'heatmap-inner';
+  inner.dir = 'ltr';
   const canvas = document.createElement('canvas');
   canvas.className = 'heatmap-canvas';
   canvas.tabIndex = 0;
@@ -90,7 +95,8 @@ export function createHeatmap(ctx, opts = {}) {
   tip.className = 'heatmap-tip';
   tip.hidden = true;
   tip.dir = 'auto';
-  stage.append(canvas, tip);
+  inner.append(canvas, tip);
+  stage.append(inner);
   const live = document.createElement('div');
   live.className = 'visually-hidden';
   live.setAttribute('aria-live', 'polite');
@@ -137,8 +143,8 @@ export function createHeatmap(ctx, opts = {}) {
   const summary = document.createElement('summary');
   summary.append(ctx.tNode('site.showTable'));
   const tableWrap = document.createElement('div');
-  tableWrap.className = 'table-scroll';
-  tableWrap.dir = 'ltr';
+  tableWrap.className = 'table-scroll ltr-scroll';
+  tableWrap.dir = 'ltr';   // so a wide table scrolls from its first column (see site.css)
   details.append(summary, tableWrap);
 
   el.append(cap, stage, legend, tools, details, live);
@@ -261,8 +267,10 @@ export function createHeatmap(ctx, opts = {}) {
     if (!m) return;
     const R = Math.min(m.rows, maxTable), C = Math.min(m.cols, maxTable);
     const table = document.createElement('table');
+    table.dir = 'ltr';
     table.dataset.testid = `${testid}-table`;
     const caption = document.createElement('caption');
+    caption.dir = document.documentElement.dir || 'rtl';   // prose inside the LTR table
     caption.append(opts.label ? nodeOf(opts.label) : '');
     table.append(caption);
     const thead = document.createElement('thead');

@@ -20,7 +20,7 @@
 
 import { createHeatmap } from '../../widgets/heatmap.mjs';
 import { WORKED } from '../generators.mjs';
-import { h, tx, p, table, num, safely, mat, zeros, nextId, button } from './ui.mjs';
+import { change, h, tx, p, table, num, safely, mat, zeros, nextId, button } from './ui.mjs';
 
 const SEEDS = [1, 2, 3, 4, 5];
 const matmul = (a, b) => a.map((r) => b[0].map((_, j) => r.reduce((s, x, k) => s + x * b[k][j], 0)));
@@ -139,8 +139,8 @@ const DEMOS = {
     box.append(p(ctx, 'myth.m06.demo', {
       row: row + 1, n, tiles: tr.steps.length, block, diff: ctx.fmt(tr.maxAbsDiff, { maximumSignificantDigits: 2 }),
     }));
-    const rows = tr.steps.map((s) => [num(ctx, s.tile + 1), num(ctx, s.tileMax, 3), `${num(ctx, s.mOld, 3)} → ${num(ctx, s.mNew, 3)}`,
-      num(ctx, s.rescale, 3), `${num(ctx, s.lOld, 3)} → ${num(ctx, s.lNew, 3)}`]);
+    const rows = tr.steps.map((s) => [num(ctx, s.tile + 1), num(ctx, s.tileMax, 3), change(ctx, s.mOld, s.mNew),
+      num(ctx, s.rescale, 3), change(ctx, s.lOld, s.lNew)]);
     box.append(table(ctx, {
       testid: 'myth-demo-table', rows,
       headKeys: ['practice.try.e5.col.tile', 'practice.try.e5.col.tileMax', 'practice.try.e5.col.m',
@@ -221,7 +221,7 @@ function mountMyth(ctx, id) {
   const panelId = nextId('myth-panel');
   const head = h('div', { class: 'myth-head' },
     h('span', { class: 'tag tag-myth' }, tx(ctx, 'myth.ui.myth')),
-    h('p', { class: 'myth-text' }, tx(ctx, `myth.${id}.myth`)));
+    h('h3', { class: 'myth-text' }, tx(ctx, `myth.${id}.myth`)));
   const toggle = h('button', { type: 'button', class: 'btn', 'aria-expanded': 'false', 'aria-controls': panelId, testid: 'myth-toggle' },
     tx(ctx, 'myth.ui.show'));
   const panel = h('div', { class: 'myth-panel', id: panelId, hidden: true });

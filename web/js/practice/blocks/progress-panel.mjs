@@ -45,7 +45,7 @@ export async function mount(root, ctx) {
   });
 
   const inputId = 'progress-import-input';
-  const fileInput = h('input', { type: 'file', id: inputId, accept: 'application/json,.json', testid: 'progress-import', class: 'file-input', 'aria-describedby': 'progress-import-hint' });
+  const fileInput = h('input', { type: 'file', id: inputId, accept: 'application/json,.json', testid: 'progress-import', class: 'file-input visually-hidden', 'aria-describedby': 'progress-import-hint' });
   fileInput.addEventListener('change', async () => {
     const f = fileInput.files && fileInput.files[0];
     if (!f) return;
@@ -68,9 +68,11 @@ export async function mount(root, ctx) {
     }
     fileInput.value = '';
   });
+  // The native file input is visually hidden (its own text would be in the browser's
+  // language); the label, styled as a button, opens it and names it.
   const importBox = h('div', { class: 'import-box' },
-    h('label', { for: inputId, class: 'file-label' }, tx(ctx, 'practice.progress.import')),
     fileInput,
+    h('label', { for: inputId, class: 'btn file-label' }, tx(ctx, 'practice.progress.import')),
     h('p', { class: 'note', id: 'progress-import-hint' }, tx(ctx, 'practice.progress.importHint')));
 
   root.append(summary, notSaved, h('div', { class: 'progress-actions' }, exportBtn, importBox), message);

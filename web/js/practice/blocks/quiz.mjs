@@ -19,7 +19,7 @@ import { QUIZ } from '../generators.mjs';
 import { gradeQuestion } from '../grading.mjs';
 import { createRng, freshSeed } from '../random.mjs';
 import { h, tx, p, liveRegion, say, choiceGroup, answerField, showGrade, button, num } from './ui.mjs';
-import { solutionList, promptNode, toleranceText } from './try-yourself.mjs';
+import { solutionList, promptNode, toleranceNode } from './try-yourself.mjs';
 
 export const MCQ = Array.from({ length: 20 }, (_, i) => `q${String(i + 1).padStart(2, '0')}`);
 export const NUMERIC = Object.keys(QUIZ);
@@ -172,7 +172,7 @@ export async function mount(root, ctx) {
     art.append(
       h('p', { class: 'prompt', testid: 'quiz-prompt' }, promptNode(ctx, q)),
       h('div', { class: 'answer-row' }, field.el),
-      h('p', { class: 'note' }, tx(ctx, 'quiz.ui.tolerance', { tol: toleranceText(ctx, q) })),
+      h('p', { class: 'note' }, toleranceNode(ctx, q)),
       actions, feedback,
     );
     if (!firstTry) field.input.focus();

@@ -22,7 +22,7 @@ import { slider, checkbox, select, controlRow } from '../../widgets/controls.mjs
 import { createHeatmap } from '../../widgets/heatmap.mjs';
 import { WORKED } from '../generators.mjs';
 import {
-  h, tx, p, liveRegion, say, choiceGroup, button, seededShuffle, num, table, safely, mat, zeros,
+  change, h, tx, p, liveRegion, say, choiceGroup, button, seededShuffle, num, table, safely, mat, zeros,
 } from './ui.mjs';
 
 const SEEDS = [1, 2, 3, 4, 5];
@@ -218,11 +218,11 @@ const EXPERIMENTS = [
       const update = () => run(async (isLatest) => {
         const tr = await safely(ctx, live, () => ctx.engine.onlineSoftmaxTrace({ ...worked(), row: 2, blockK: blockCtl.value }));
         if (!tr || !isLatest()) return;
-        say(live, ctx, 'practice.try.e5.result', { diff: ctx.fmt(tr.maxAbsDiff, { maximumSignificantDigits: 2 }) });
+        say(live, ctx, 'practice.try.e5.live', { block: blockCtl.value, tiles: tr.steps.length, diff: ctx.fmt(tr.maxAbsDiff, { maximumSignificantDigits: 2 }) });
         const rows = tr.steps.map((s) => [
           num(ctx, s.tile + 1), tx(ctx, 'practice.try.e5.keys', { a: s.keyBegin + 1, b: s.keyEnd }),
-          num(ctx, s.tileMax, 3), `${num(ctx, s.mOld, 3)} → ${num(ctx, s.mNew, 3)}`,
-          num(ctx, s.rescale, 3), `${num(ctx, s.lOld, 3)} → ${num(ctx, s.lNew, 3)}`,
+          num(ctx, s.tileMax, 3), change(ctx, s.mOld, s.mNew),
+          num(ctx, s.rescale, 3), change(ctx, s.lOld, s.lNew),
         ]);
         tableBox.textContent = '';
         tableBox.append(table(ctx, {
@@ -289,7 +289,9 @@ function mountExperiment(ctx, ex) {
   const prev = ctx.store.get().guesses[`try.${ex.id}`];
   const prevNote = prev && ex.choices.includes(prev.value) ? p(ctx, 'practice.try.previous', { choice: ctx.t(key(prev.value)) }, 'note') : null;
 
-  art.append(group.el, h('div', { class: 'actions' }, commit), prevNote, feedback, result);
+  art.append(group.el, h('div', { class: 'actions' }, commit));
+  if (prevNote) art.append(prevNote);
+  art.append(feedback, result);
 
   async function onCommit() {
     const choice = group.value;

@@ -35,22 +35,30 @@ export function stepKey(step) {
   return step.key;
 }
 
+// −0 (e.g. −1 × 0) would print as "−۰": show it as 0.
+const noNegZero = (params) => Object.fromEntries(Object.entries(params).map(([k, v]) => [k, Object.is(v, -0) ? 0 : v]));
+const display = (q, params) => ({ ...forDisplay(noNegZero(params), q.digits), ...extraParams(q) });
+
 /** Render the worked solution of a generated question into an <ol>. */
 export function solutionList(ctx, q, testid) {
   const ol = h('ol', { class: 'steps-list', testid });
   for (const s of q.steps) {
-    ol.append(h('li', {}, tx(ctx, stepKey(s), { ...forDisplay(s.params, q.digits), ...extraParams(q) })));
+    ol.append(h('li', {}, tx(ctx, stepKey(s), display(q, s.params))));
   }
   return ol;
 }
 
 export function promptNode(ctx, q) {
-  return tx(ctx, q.promptKey, { ...forDisplay(q.params, q.digits), ...extraParams(q) });
+  return tx(ctx, q.promptKey, display(q, q.params));
 }
 
-export function toleranceText(ctx, q) {
-  const tol = Math.max(q.tolerance.abs || 0, (q.tolerance.rel || 0) * Math.abs(q.answer));
-  return num(ctx, tol, 4);
+export const toleranceOf = (q) => Math.max(q.tolerance.abs || 0, (q.tolerance.rel || 0) * Math.abs(q.answer));
+
+/** "Accepted within …" note; integer answers (tolerance ~1e-6) must be exact. */
+export function toleranceNode(ctx, q) {
+  const tol = toleranceOf(q);
+  if (tol < 1e-4) return tx(ctx, 'quiz.ui.exact');
+  return tx(ctx, 'quiz.ui.tolerance', { tol: ctx.fmt(tol, { maximumSignificantDigits: 2 }) });
 }
 
 export async function mount(root, ctx) {
@@ -139,7 +147,7 @@ export async function mount(root, ctx) {
         }
         const key = q.hints[current.hintsShown++];
         hints.hidden = false;
-        hints.append(h('li', {}, tx(ctx, key, { ...forDisplay(q.params, q.digits), ...extraParams(q) })));
+        hints.append(h('li', {}, tx(ctx, key, display(q, q.params))));
         hintNote.textContent = '';
         if (current.hintsShown >= q.hints.length) hintNote.append(tx(ctx, 'ex.ui.noMoreHints'));
       },
@@ -161,7 +169,7 @@ export async function mount(root, ctx) {
       h('h3', { id: 'exercise-h' }, tx(ctx, `ex.ui.title.${id}`)),
       h('p', { class: 'prompt', testid: 'practice-prompt' }, promptNode(ctx, q)),
       h('div', { class: 'answer-row' }, field.el, button(ctx, 'ex.ui.check', { primary: true, testid: 'practice-check', onClick: check })),
-      h('p', { class: 'note', id: `${card.id}-tol`, testid: 'practice-tolerance' }, tx(ctx, 'quiz.ui.tolerance', { tol: toleranceText(ctx, q) })),
+      h('p', { class: 'note', id: `${card.id}-tol`, testid: 'practice-tolerance' }, toleranceNode(ctx, q)),
       feedback,
       h('div', { class: 'actions' }, hintBtn, solBtn, another),
       hints, hintNote, solution,

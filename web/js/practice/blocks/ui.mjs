@@ -171,14 +171,23 @@ export function showGrade(ctx, region, res, { digits = 3, percent = false } = {}
   }
   if (res.status === 'correct') {
     region.dataset.kind = 'ok';
-    region.append(tx(ctx, 'practice.grade.correct'), ' ',
-      tx(ctx, 'practice.grade.tolerance', { tol: num(ctx, res.tolerance, 4), expected: fmtV(res.expected) }));
+    region.append(tx(ctx, 'practice.grade.correct'));
+    if (res.tolerance >= 1e-4) {
+      region.append(' ', tx(ctx, 'practice.grade.tolerance', {
+        tol: ctx.fmt(res.tolerance, { maximumSignificantDigits: 2 }), expected: fmtV(res.expected),
+      }));
+    }
     return res.status;
   }
   region.dataset.kind = 'bad';
   region.append(tx(ctx, 'practice.grade.wrong'));
   if (res.note === 'percent-missing') region.append(' ', tx(ctx, 'practice.grade.percent-missing'));
   return res.status;
+}
+
+/** "a ← b" for a value that changed (RTL reading order: old on the right). */
+export function change(ctx, a, b, digits = 3) {
+  return h('span', { class: 'change' }, h('bdi', {}, num(ctx, a, digits)), ' ← ', h('bdi', {}, num(ctx, b, digits)));
 }
 
 /** Button helper. */
@@ -197,7 +206,9 @@ export function table(ctx, { captionKey, captionParams, headKeys, rows, testid, 
     tbody.append(h('tr', {}, r.map((c, i) => (i === 0 ? h('th', { scope: 'row' }, c) : h('td', {}, c)))));
   }
   t.append(thead, tbody);
-  return h('div', { class: 'table-scroll' }, t);
+  // Focusable so keyboard users can scroll a wide table on a narrow screen.
+  const label = captionKey ? ts(ctx, captionKey, captionParams) : ts(ctx, 'practice.tableLabel');
+  return h('div', { class: 'table-scroll', tabindex: '0', role: 'group', 'aria-label': label }, t);
 }
 
 /** Run an engine call; on failure show the engine error in `region` and return null. */
