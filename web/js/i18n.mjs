@@ -156,8 +156,24 @@ export function renderMarkup(str, params = {}) {
   return frag;
 }
 
+// Punctuation that must not start a line after an inline formula or isolate ("$W_V$، …").
+const GLUE = /^[،؛:.,)\]»!؟?٪%]+/;
+
 function appendNodes(parent, nodes, params) {
-  for (const n of nodes) {
+  for (let idx = 0; idx < nodes.length; idx++) {
+    const n = nodes[idx];
+    const next = nodes[idx + 1];
+    if ((n.type === 'math' || n.type === 'code') && next && next.type === 'text' && GLUE.test(next.s)) {
+      // keep the formula and the punctuation after it on one line
+      const glue = GLUE.exec(next.s)[0];
+      const span = document.createElement('span');
+      span.className = 'nowrap';
+      appendNodes(span, [n], params);
+      span.append(glue);
+      parent.append(span);
+      nodes = [...nodes.slice(0, idx + 1), { type: 'text', s: next.s.slice(glue.length) }, ...nodes.slice(idx + 2)];
+      continue;
+    }
     if (n.type === 'text') parent.append(n.s);
     else if (n.type === 'ph') {
       const v = params ? params[n.name] : undefined;
