@@ -1,46 +1,55 @@
 // axe-core on both editions (lesson and practice) and full-page screenshots
-// at 360 px and 1280 px wide, written to build/screenshots/.
+// at 360 px and 1280 px wide, written to build/screenshots/<kind>-<lang>-<width>.png.
+// (Practice views after interaction are checked with axe in practice.test.mjs.)
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, assertNoIssues, axeViolations, formatAxe, screenshot, LANGS } from './helpers.mjs';
-import { openLesson, openPractice, waitLesson } from './lesson-helpers.mjs';
+import { openLesson, openPractice } from './lesson-helpers.mjs';
 
-const T = { timeout: 60000 };
+const T = { timeout: 90000 };
 let b;
 before(async () => { b = await launch(); });
 after(async () => { await b?.close(); });
 
-const PAGES = {
-  lesson: openLesson,
-  practice: openPractice,
-};
+const OPEN = { lesson: openLesson, practice: openPractice };
 
-for (const lang of LANGS) {
-  for (const [kind, open] of Object.entries(PAGES)) {
-    describe(`${kind} ${lang}`, () => {
+async function shoot(page, name, width) {
+  await page.evaluate(() => document.fonts.ready);
+  const file = await screenshot(page, name);
+  // Nothing may stick out sideways at this width (a horizontal scrollbar).
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  assert.ok(overflow <= 1, `page is ${overflow} px wider than the ${width} px viewport (${file})`);
+  return file;
+}
+
+for (const kind of Object.keys(OPEN)) {
+  for (const lang of LANGS) {
+    describe(`${kind} ${lang}: screenshots and axe`, () => {
+      let wide = null;   // the 1280 px page, shared by the screenshot and axe tests
+
+      test(`${kind} ${lang}: full-page screenshot at 1280 px`, T, async () => {
+        wide = await OPEN[kind](b, lang, '', { viewport: { width: 1280, height: 900 } });
+        await shoot(wide, `${kind}-${lang}-1280`, 1280);
+        assertNoIssues(wide);
+      });
+
       test(`${kind} ${lang}: axe-core finds no violation`, T, async () => {
-        const page = await open(b, lang, '', { viewport: { width: 1280, height: 900 } });
-        // Open every disclosure (heatmap data tables, reveals) so axe sees them too.
+        const page = wide ?? await OPEN[kind](b, lang, '', { viewport: { width: 1280, height: 900 } });
+        // Open every disclosure (heatmap data tables, reveals) so axe checks them too.
         await page.evaluate(() => { for (const d of document.querySelectorAll('details')) d.open = true; });
-        await page.waitForTimeout(200);
+        await page.waitForTimeout(100);
         const v = await axeViolations(page);
         assert.equal(v.length, 0, `axe violations on ${kind} ${lang}:\n${formatAxe(v)}`);
         assertNoIssues(page);
-        await page.close();
       });
 
-      for (const width of [360, 1280]) {
-        test(`${kind} ${lang}: full-page screenshot at ${width} px`, T, async () => {
-          const page = await open(b, lang, '', { viewport: { width, height: width < 600 ? 780 : 900 } });
-          await page.evaluate(() => document.fonts.ready);
-          const file = await screenshot(page, `${kind}-${lang}-${width}`);
-          // Nothing may stick out sideways at this width (a horizontal scrollbar).
-          const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-          assert.ok(overflow <= 1, `page is ${overflow} px wider than the ${width} px viewport (${file})`);
-          assertNoIssues(page);
-          await page.close();
-        });
-      }
+      test(`${kind} ${lang}: full-page screenshot at 360 px`, T, async () => {
+        await wide?.close();
+        const page = await OPEN[kind](b, lang, '', { viewport: { width: 360, height: 780 } });
+        await shoot(page, `${kind}-${lang}-360`, 360);
+        assertNoIssues(page);
+        await page.close();
+      });
     });
   }
 }

@@ -101,7 +101,8 @@ async function main() {
     console.log(`# static server ${base} (build-scripts/serve.mjs, pid ${server.pid})`);
   }
 
-  const args = ['--test', '--test-concurrency=1', ...process.argv.slice(2), ...testFiles];
+  const concurrency = process.env.BROWSER_TEST_CONCURRENCY || '2';
+  const args = ['--test', `--test-concurrency=${concurrency}`, ...process.argv.slice(2), ...testFiles];
   const runner = track(spawn(process.execPath, args, {
     cwd: REPO,
     env: { ...process.env, BASE_URL: base, BROWSER_PROFILE_ROOT: PROFILE_ROOT },

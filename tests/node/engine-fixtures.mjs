@@ -12,9 +12,6 @@ export const at = (m, i, j) => m.data[i * m.cols + j];
 /** Row i of a matrix as a plain array. */
 export const row = (m, i) => Array.from(m.data.subarray(i * m.cols, (i + 1) * m.cols));
 
-/** Product of two arrays-of-rows. */
-export const matmul = (A, B) => A.map((r) => B[0].map((_, j) => r.reduce((s, a, t) => s + a * B[t][j], 0)));
-
 /** Largest |a_i - b_i|. */
 export const maxAbsDiff = (a, b) => {
   if (a.length !== b.length) throw new Error(`length ${a.length} != ${b.length}`);
@@ -23,11 +20,10 @@ export const maxAbsDiff = (a, b) => {
   return m;
 };
 
-// The worked example: one 3-number vector per word, projected by Wq, Wk, Wv.
-export const words = ['the', 'cat', 'sat', 'down'];
-const x = [[1, 0, 0], [0, 1, 0], [0, 1, 1], [0, 0, 1]];
+// The worked example (d_k = 2): each word's query, key and value, i.e. the
+// lesson's word vectors already multiplied by W_q, W_k and W_v.
 export const example = {
-  q: mat(matmul(x, [[0, 1], [1, 0], [0, 1]])),
-  k: mat(matmul(x, [[1, 0], [1, 1], [0, 1]])),
-  v: mat(matmul(x, [[1, 0], [0, 1], [1, 1]])),
+  q: mat([[0, 1], [1, 0], [1, 1], [0, 1]]),
+  k: mat([[1, 0], [1, 1], [1, 2], [0, 1]]),
+  v: mat([[1, 0], [0, 1], [1, 2], [1, 1]]),
 };
