@@ -89,6 +89,8 @@ export function isForeign(u) {
 // (events and console messages) and foreign requests.
 export async function newPage(b, { viewport } = {}) {
   const page = await b.context.newPage();
+  // Fail fast: nothing on these pages legitimately takes 10 s (engine calls are ms).
+  page.setDefaultTimeout(Number(process.env.BROWSER_ACTION_TIMEOUT_MS || 10000));
   if (viewport) await page.setViewportSize(viewport);
   const log = { consoleErrors: [], pageErrors: [], cspMessages: [], allConsole: [] };
   const cspStart = b.cspViolations.length;
@@ -125,24 +127,6 @@ export function assertNoIssues(page, { allowConsole = [] } = {}) {
   if (bad.length) {
     throw new Error(`page ${page.url()} had issues:\n` + JSON.stringify(Object.fromEntries(bad), null, 2));
   }
-}
-
-// Navigate and wait until the page says it is ready. The pages mark the
-// document with data-ready="true" when prose and the engine are loaded (see
-// web/js/pages/*.mjs); without that mark, we fall back to network idle.
-export async function goto(page, p, { waitReady = true } = {}) {
-  const resp = await page.goto(url(p), { waitUntil: 'load' });
-  if (!resp || !resp.ok()) throw new Error(`GET ${p} -> ${resp && resp.status()}`);
-  if (waitReady) await waitReady_(page);
-  return resp;
-}
-
-export async function waitReady_(page, timeout = 20000) {
-  await page.waitForLoadState('networkidle', { timeout }).catch(() => {});
-  await page.waitForFunction(() => {
-    const r = document.documentElement.dataset.ready ?? document.body?.dataset.ready;
-    return r === undefined || r === 'true' || r === '1' || r === '';
-  }, null, { timeout });
 }
 
 // ------------------------------------------------------------------ axe

@@ -7,7 +7,7 @@ import { readFile, writeFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
-  launch, url, assertNoIssues, byTestId, parseVisibleNumber, normaliseText, axeViolations, formatAxe, LANGS,
+  launch, assertNoIssues, byTestId, parseVisibleNumber, normaliseText, axeViolations, formatAxe, LANGS,
 } from './helpers.mjs';
 import { openPractice, waitPage, DIGITS } from './lesson-helpers.mjs';
 
@@ -21,7 +21,7 @@ let b;
 let tmp;
 before(async () => {
   b = await launch();
-  tmp = await mkdtemp(path.join(tmpdir(), 'attn-practice-'));
+  tmp = await mkdtemp(path.join(process.env.BROWSER_PROFILE_ROOT || tmpdir(), 'attn-practice-'));
 });
 after(async () => {
   await b?.close();
@@ -316,5 +316,3 @@ describe('practice accessibility', () => {
   }
 });
 
-// Unused import guard (url is part of the helpers' API used by other files).
-void url;

@@ -127,6 +127,32 @@ function makeCtx(sectionId, settings, engine) {
   };
 }
 
+// A table wider than the screen scrolls inside its .table-scroll wrapper; keyboard users
+// must be able to reach that scroller, so an overflowing one becomes a focusable, named
+// region (re-checked when the width changes: at 1280 px most tables fit and stay out of
+// the tab order).
+function makeScrollersReachable() {
+  for (const el of document.querySelectorAll('.table-scroll, pre.code')) {
+    const overflows = el.scrollWidth > el.clientWidth + 1;
+    const hasFocusable = el.querySelector('button, a[href], input, select, textarea, [tabindex]');
+    if (overflows && !hasFocusable) {
+      if (!el.hasAttribute('tabindex')) {
+        el.tabIndex = 0;
+        el.dataset.scrollFocus = '1';
+        // a named region when the table has a caption (an unnamed region is worse than none)
+        const cap = el.querySelector('caption');
+        if (cap && cap.textContent.trim() && !el.getAttribute('role')) {
+          el.setAttribute('role', 'region');
+          el.setAttribute('aria-label', cap.textContent.trim());
+        }
+      }
+    } else if (el.dataset.scrollFocus === '1' && !overflows) {
+      el.removeAttribute('tabindex');
+      delete el.dataset.scrollFocus;
+    }
+  }
+}
+
 async function mountSection(id, file, settings, engine) {
   const root = document.getElementById(id);
   if (!root) return;
@@ -188,6 +214,13 @@ async function main() {
     if (target) target.scrollIntoView();
   }
   setupScrollSpy();
+  makeScrollersReachable();
+  let resizeTimer = null;
+  window.addEventListener('resize', () => { clearTimeout(resizeTimer); resizeTimer = setTimeout(makeScrollersReachable, 200); });
+  // sections re-render tables after interactions: check again when the DOM settles
+  let mutTimer = null;
+  new MutationObserver(() => { clearTimeout(mutTimer); mutTimer = setTimeout(makeScrollersReachable, 300); })
+    .observe(document.querySelector('main') || document.body, { childList: true, subtree: true });
 }
 
 main();

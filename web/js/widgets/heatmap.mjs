@@ -275,9 +275,11 @@ export function createHeatmap(ctx, opts = {}) {
     table.append(caption);
     const thead = document.createElement('thead');
     const hr = document.createElement('tr');
-    const corner = document.createElement('th');
-    corner.scope = 'col';
+    // the corner names the axes when the caller gave them; an empty corner is a <td>
+    // (an empty <th> is an unnamed header to screen readers)
+    const corner = document.createElement(opts.rowTitle || opts.colTitle ? 'th' : 'td');
     if (opts.rowTitle || opts.colTitle) {
+      corner.scope = 'col';
       corner.append(opts.rowTitle ? nodeOf(opts.rowTitle) : '', ' \\ ', opts.colTitle ? nodeOf(opts.colTitle) : '');
     }
     hr.append(corner);
