@@ -204,6 +204,23 @@ describe('practice progress (fa)', () => {
     await page.close();
   });
 
+  test('the language switch keeps the block and the progress', T, async () => {
+    const page = await freshPractice('fa', '#exercises');
+    const { res } = await solveExercise(page, 'fa');
+    assert.equal(res.status, 'correct');
+    const data = await storeData(page);
+    await Promise.all([page.waitForURL(/\/ar\/practice\.html/), byTestId(page, 'lang-switch').click()]);
+    await waitPage(page, 'practice');
+    assert.equal(new URL(page.url()).hash, '#exercises', 'the block is kept');
+    assert.equal(await page.evaluate(() => document.documentElement.lang), 'ar');
+    const after = await storeData(page);
+    assert.deepEqual(after.exercises, data.exercises, 'the same progress in the other edition');
+    const stats = await text(byTestId(page, 'practice-stats'));
+    assert.match(stats, DIGITS.ar.re, `stats in Arabic-Indic digits: ${stats}`);
+    assertNoIssues(page);
+    await page.close();
+  });
+
   test('corrupt saved state: recovery notice, the page still works', T, async () => {
     const page = await freshPractice('fa');
     await solveExercise(page, 'fa');
