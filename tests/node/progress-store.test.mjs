@@ -181,10 +181,13 @@ test('an old version is migrated (valid sections kept), a newer one flagged', ()
   const n = open(newer);
   assert.deepEqual(codes(n), ['unknown-version']);
   assert.deepEqual(n.get(), sampleData());
-  // The first save keeps the newer copy as the backup rather than losing it.
+  // The newer copy is never overwritten: this visit works in memory only.
   const newerText = newer.getItem(KEY);
-  n.update((d) => { d.settings.lang = 'fa'; });
-  assert.equal(newer.getItem(BACKUP_KEY), newerText);
+  assert.equal(n.persistent, false);
+  assert.deepEqual(n.update((d) => { d.settings.lang = 'fa'; }), { ok: true });
+  assert.equal(n.get().settings.lang, 'fa');
+  assert.equal(newer.getItem(KEY), newerText);
+  assert.equal(newer.getItem(BACKUP_KEY), null);
 });
 
 test('storage missing or throwing on access → in memory with storage-unavailable, still works', () => {

@@ -9,7 +9,8 @@
 //   'recovered-backup'     the saved copy was damaged: the previous good copy was loaded
 //   'recovered-partial'    some sections (listed) were invalid and were reset, the rest kept
 //   'migrated'             saved by an older version: kept what still validates
-//   'unknown-version'      saved by a newer version of the site: kept what validates
+//   'unknown-version'      saved by a newer version of the site: kept what validates for this
+//                          visit, in memory; the newer copy is never overwritten
 //
 // Envelope written under KEY (and BACKUP_KEY):
 //   {format: FORMAT, version: 1, savedAt: ISO, checksum: fnv1a32(JSON of data), data}
@@ -153,6 +154,9 @@ export function openProgress({ storage, now = () => new Date(), onError = report
       data = r.data;
       lastGood = r.lastGood;
       notices.push(...r.notices);
+      // A newer site wrote this copy: writing our older schema over it would
+      // lose what we cannot read, so this visit works in memory only.
+      if (r.notices.some((n) => n.code === 'unknown-version')) backend = null;
     } catch {
       backend = null;
       data = emptyData();
