@@ -125,6 +125,63 @@ for (const lang of LANGS) {
       await page.close();
     });
 
+    test(`${lang}: a whole quiz round: right and wrong answers scored, axe on every question`, T, async () => {
+      const page = await freshPractice(lang, '#quiz');
+      await byTestId(page, 'quiz-start').click();
+      const axeProblems = [];
+      let expected = 0;
+      let total = 0;
+      const seen = [];
+      for (let guard = 0; guard < 40; guard++) {
+        const q = byTestId(page, 'quiz-question');
+        if (!(await q.count())) break;
+        const kind = await q.getAttribute('data-kind');
+        const id = await q.getAttribute('data-id');
+        if (kind === 'numeric') {
+          await page.waitForFunction((el) => el.dataset.state && el.dataset.state !== 'loading', await q.elementHandle());
+          assert.equal(await q.getAttribute('data-state'), 'ready', `numeric question ${id} computed`);
+        }
+        // (The quiz draws its questions at random: name the question in any failure.)
+        const v = await axeViolations(page, { include: '[data-testid="practice-quiz"]' });
+        if (v.length) axeProblems.push(`question ${id} (${kind}):\n${formatAxe(v)}`);
+        const right = total % 2 === 0;
+        if (kind === 'mcq') {
+          await q.locator(`[data-testid="quiz-option"][data-value="${right ? 'o1' : 'o2'}"]`).check();
+        } else {
+          const seed = Number(await q.getAttribute('data-seed'));
+          const ref = await page.evaluate(async ([id, seed]) => {
+            const { loadEngine } = await import('/js/engine.mjs');
+            const { QUIZ } = await import('/js/practice/generators.mjs');
+            const r = await QUIZ[id].generate(seed, await loadEngine());
+            return { answer: r.answer, tol: Math.max(r.tolerance.abs || 0, (r.tolerance.rel || 0) * Math.abs(r.answer)) };
+          }, [id, seed]);
+          const value = right ? ref.answer : ref.answer + Math.max(1, 100 * ref.tol + Math.abs(ref.answer));
+          await byTestId(page, 'quiz-answer-input').fill(typed(lang, value));
+        }
+        await byTestId(page, 'quiz-submit').click();
+        const fb = byTestId(page, 'quiz-feedback');
+        await page.waitForFunction((el) => el.dataset.kind === 'ok' || el.dataset.kind === 'bad', await fb.elementHandle());
+        assert.equal(await fb.getAttribute('data-kind'), right ? 'ok' : 'bad', `question ${id} (${kind}) graded ${right ? 'right' : 'wrong'}`);
+        if (right) expected += 1;
+        total += 1;
+        seen.push(id);
+        await byTestId(page, 'quiz-next').click();
+      }
+      assert.ok(total >= 4, `a round has questions (${total})`);
+      const score = await text(byTestId(page, 'quiz-score'));
+      assert.match(score, DIGITS[lang].re, `score in page digits: ${score}`);
+      const nums = score.match(/[0-9۰-۹٠-٩]+/g).map(parseVisibleNumber);
+      assert.deepEqual(nums.slice(0, 2), [expected, total], `score shows ${expected} of ${total}: ${score}`);
+      const hist = (await storeData(page)).quizzes;
+      const rounds = Object.values(hist).flat();
+      assert.equal(rounds.length, 1, 'the round is saved');
+      assert.equal(rounds[0].score, expected);
+      assert.equal(rounds[0].total, total);
+      assert.deepEqual(axeProblems, [], `axe violations in the quiz (questions seen: ${seen.join(' ')})`);
+      assertNoIssues(page);
+      await page.close();
+    });
+
     test(`${lang}: flashcards: reveal, grade, and the next due dates change`, T, async () => {
       // A browser of its own: this test moves the clock forward.
       const b2 = await launch();
