@@ -19,7 +19,7 @@
 //   \` \$ \* \[   literal characters
 // A missing key renders as ⟦key⟧ (and warns once) so gaps are visible in tests.
 
-import { formatNumber } from './numerals.mjs';
+import { formatNumber, ltrNumber } from './numerals.mjs';
 
 let dict = {};
 let currentLang = 'fa';
@@ -159,11 +159,29 @@ export function renderMarkup(str, params = {}) {
 // Punctuation that must not start a line after an inline formula or isolate ("$W_V$، …").
 const GLUE = /^[،؛:.,)\]»!؟?٪%]+/;
 
+// "$d_k$ = [dk]" / "$x$ ≈ **[v]**": an equation whose left side is a formula and whose right
+// side is one number. Left to the page's bidi, RTL text would show it mirrored ("۶۴ = d_k"),
+// so the three parts go into one LTR isolate (mathematics reads left to right).
+const REL = /^\s*[=≈<>≤≥]\s*$/;
+const isNumberNode = (n) => n && (n.type === 'ph' || (n.type === 'strong' && n.parts.length === 1 && n.parts[0].type === 'ph'));
+
 function appendNodes(parent, nodes, params) {
   for (let idx = 0; idx < nodes.length; idx++) {
     const n = nodes[idx];
     const next = nodes[idx + 1];
-    if ((n.type === 'math' || n.type === 'code') && next && next.type === 'text' && GLUE.test(next.s)) {
+    if ((n.type === 'math' || n.type === 'code') && next && next.type === 'text' && REL.test(next.s)
+      && isNumberNode(nodes[idx + 2])) {
+      const b = document.createElement('bdi');
+      b.dir = 'ltr';
+      b.className = 'ltr eq';
+      appendNodes(b, [n], params);
+      b.append(` ${next.s.trim()} `);
+      appendNodes(b, [nodes[idx + 2]], params);
+      nodes = [...nodes.slice(0, idx), { type: 'node', node: b }, ...nodes.slice(idx + 3)];
+      idx -= 1;
+      continue;
+    }
+    if ((n.type === 'math' || n.type === 'code' || n.type === 'node') && next && next.type === 'text' && GLUE.test(next.s)) {
       // keep the formula and the punctuation after it on one line
       const glue = GLUE.exec(next.s)[0];
       const span = document.createElement('span');
@@ -175,6 +193,7 @@ function appendNodes(parent, nodes, params) {
       continue;
     }
     if (n.type === 'text') parent.append(n.s);
+    else if (n.type === 'node') parent.append(n.node);
     else if (n.type === 'ph') {
       const v = params ? params[n.name] : undefined;
       if (v === undefined) parent.append(`[${n.name}]`);
@@ -209,6 +228,10 @@ export function renderMath(tex, { display = false } = {}) {
   if (katex) {
     try {
       katex.render(tex, span, { displayMode: display, throwOnError: false, output: 'htmlAndMathml' });
+      // axe (and some screen readers) take no name from KaTeX's MathML, so a
+      // header cell or a quiz option that is only a formula would be nameless.
+      span.setAttribute('role', 'math');
+      span.setAttribute('aria-label', texToText(tex));
       return span;
     } catch { /* fall through to plain text */ }
   }
@@ -239,7 +262,7 @@ export function ltrExpr(parts, className = 'arith') {
       if (m.index > last) b.append(p.slice(last, m.index));
       const span = document.createElement('span');
       span.className = 'iso';
-      span.textContent = m[0];
+      span.textContent = ltrNumber(m[0]);   // minus on the left in Arabic too
       b.append(span);
       last = m.index + m[0].length;
     }

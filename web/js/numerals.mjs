@@ -95,6 +95,16 @@ export function formatNumber(x, opts = {}) {
   return formatter(numberLocale(lang, latinDigits), intlOptions).format(v);
 }
 
+/**
+ * A formatted number for a left-to-right place (matrix cell, vector, arithmetic): Arabic
+ * formatting starts a negative number with ALM (U+061C, a strong right-to-left mark) so
+ * that RTL prose shows the minus on the right ("١٢-"); in LTR mathematics the minus must
+ * stay on the left, so the ALM becomes an LRM. Other strings are returned unchanged.
+ */
+export function ltrNumber(s) {
+  return String(s).replace(/\u061c/g, LRM);
+}
+
 /** Format a fraction as a percentage: 0.51 → "۵۱٪". One fraction digit by default. */
 export function formatPercent(fraction, opts = {}) {
   return formatNumber(fraction, { maximumFractionDigits: 1, ...opts, style: 'percent' });

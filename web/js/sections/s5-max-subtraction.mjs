@@ -12,6 +12,7 @@
 //   s5-threshold (bisection result; data-ok, data-bad).
 
 import { h, setT, simpleTable, serial } from './s4-scaling.mjs';
+import { ltrNumber } from '../numerals.mjs';
 
 const PRESETS = [
   [1000, 999, 998],
@@ -34,7 +35,10 @@ export async function mount(root, ctx) {
 
   const fw = (x) => (Number.isNaN(x) ? fmt(NaN) : fmt(x, { minimumFractionDigits: 6, maximumFractionDigits: 6 }));
   const fl = (x) => fmt(x, { maximumFractionDigits: 4 });
-  const show = (r) => r.map((x) => fmt(x, { useGrouping: false, maximumFractionDigits: 6 })).join('  ');
+  // A row reads like mathematics, left to right (element 0 on the left, as in the heatmaps).
+  // A left-to-right mark after each number keeps Arabic-Indic digits (bidi class AN) from
+  // turning the row into one right-to-left run inside the LTR field; parseNumber ignores it.
+  const show = (r) => r.map((x) => `${ltrNumber(fmt(x, { useGrouping: false, maximumFractionDigits: 6 }))}\u200e`).join('  ');
 
   root.append(h('p', { class: 'lead' }, ctx.tNode('s5.lead')), h('p', {}, ctx.tNode('s5.why')));
   const thresholdP = h('p', { testid: 's5-threshold' });
@@ -42,8 +46,21 @@ export async function mount(root, ctx) {
 
   // ---- input
   const inputId = 's5-row-input';
-  // RTL like the page: a row of Arabic-Indic digits in an LTR box would display reversed (bidi class AN)
-  const input = h('input', { type: 'text', id: inputId, dir: 'rtl', autocomplete: 'off', spellcheck: 'false', testid: 's5-row', class: 'row-input' });
+  // LTR like every row and matrix of the lesson; show() and markRow() add the marks that keep
+  // Arabic-Indic digits in order (see show above).
+  const input = h('input', { type: 'text', id: inputId, dir: 'ltr', autocomplete: 'off', spellcheck: 'false', testid: 's5-row', class: 'row-input' });
+  // While typing: a mark after every number that is followed by a separator (caret kept).
+  const markRow = () => {
+    const v = input.value;
+    const caret = input.selectionStart ?? v.length;
+    const fix = (str) => str.replace(/\u200e/g, '').replace(/([0-9\u06f0-\u06f9\u0660-\u0669])(?=[\s,،;؛])/g, '$1\u200e');
+    const nv = fix(v);
+    if (nv === v) return;
+    const before = fix(v.slice(0, caret)).length;
+    input.value = nv;
+    input.setSelectionRange(before, before);
+  };
+  input.addEventListener('input', markRow);
   const hint = h('span', { class: 'hint', id: 's5-row-hint' }, ctx.tNode('s5.input.hint'));
   const msg = h('span', { class: 'field-error', id: 's5-row-err', 'aria-live': 'polite', testid: 's5-row-error' });
   input.setAttribute('aria-describedby', 's5-row-hint s5-row-err');
@@ -52,7 +69,8 @@ export async function mount(root, ctx) {
   lab.append(ctx.tNode('s5.input.label'));
   const presetRow = h('div', { class: 'preset-row' }, h('span', {}, ctx.tNode('s5.preset.label')));
   PRESETS.forEach((p, i) => {
-    const b = h('button', { type: 'button', class: 'btn btn-small', testid: `s5-preset-${i}` }, show(p));
+    const b = h('button', { type: 'button', class: 'btn btn-small', testid: `s5-preset-${i}` },
+      ctx.ltrExpr(p.map((x) => fmt(x, { useGrouping: false, maximumFractionDigits: 6 })).join('  '), 'ltr'));
     b.addEventListener('click', () => { input.value = show(p); commit(); });
     presetRow.append(b);
   });
@@ -68,7 +86,7 @@ export async function mount(root, ctx) {
 
   /** Parse the field: tokens split by spaces, commas (Latin or Arabic) and semicolons. */
   function parseRow(text) {
-    const tokens = String(text).split(/[\s,،;؛]+/).filter((s) => s !== '');
+    const tokens = String(text).replace(/[\u200e\u200f\u061c]/g, '').split(/[\s,،;؛]+/).filter((s) => s !== '');
     if (tokens.length < MIN_LEN || tokens.length > MAX_LEN) return { error: 's5.err.count', params: { min: fmt(MIN_LEN), max: fmt(MAX_LEN) } };
     const out = [];
     for (const tok of tokens) {

@@ -21,6 +21,7 @@
 import { createEngineClient } from '../engine-client.mjs';
 import { select, checkbox, controlRow } from '../widgets/controls.mjs';
 import { h, setT, serial, intField, simpleTable } from './s4-scaling.mjs';
+import { ltrNumber } from '../numerals.mjs';
 
 const D = 4, DV = 3;                       // the traced example: q, k of width 4, v of width 3
 const BIG_D = 64, BIG_BLOCK = 64;
@@ -39,8 +40,8 @@ export async function mount(root, ctx) {
     bigCausal: state.get('bigCausal', true),
   };
   const f3 = (x) => fmt(x, { minimumFractionDigits: 3, maximumFractionDigits: 3 });
-  // vectors read in the page direction (first component first in reading order), Arabic comma
-  const vec = (a) => h('span', { dir: 'rtl', class: 'vec' }, '(' + Array.from(a, f3).join('، ') + ')');
+  // vectors as mathematics writes them: left to right, component 0 on the left (like the heatmaps)
+  const vec = (a) => ctx.ltrExpr(`(${Array.from(a, f3).join(', ')})`, 'ltr vec');
   const bytes = (b) => (ctx.has && ctx.has('site.unit.MiB') ? ctx.fmtBytes(b) : `${fmt(b / 2 ** 20, { maximumFractionDigits: 2 })} MiB`);
 
   root.append(h('p', { class: 'lead' }, ctx.tNode('s8.lead', { y1: fmt(2018, { useGrouping: false }), y2: fmt(2022, { useGrouping: false }) })));
@@ -107,7 +108,7 @@ export async function mount(root, ctx) {
         if (scores[j] === cur.tileMax) li.classList.add('tile-max');
       }
       li.setAttribute('aria-label', ctx.t('s8.scoreLabel', { j: fmt(j) }) + ': ' + f3(scores[j]));
-      li.append(h('span', { class: 'k' }, fmt(j)), h('span', { class: 'v', dir: 'rtl' }, f3(scores[j])));
+      li.append(h('span', { class: 'k' }, fmt(j)), h('span', { class: 'v' }, ltrNumber(f3(scores[j]))));
       strip.append(li);
     }
 

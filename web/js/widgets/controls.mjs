@@ -7,6 +7,9 @@
 //   const dk = slider(ctx, { label: 's4.dk', min: 1, max: 256, step: 1, value: 64, onChange });
 //   const c = checkbox(ctx, { label: 's6.causal', checked: true, onChange: (on) => …, testid: 's6-causal' });
 //   const v = select(ctx, { label: 's8.variant', options: [{ value: 'chunked', label: 's8.chunked' }], value, onChange });
+//       option label: a text key (with optional `params`, numbers formatted per page, e.g.
+//       { value: 2, label: 'practice.try.e3.bpe2', params: { b: 2 } }) or a string already
+//       formatted with ctx.fmt. Digits fixed in a text follow the Latin-digits setting too.
 //   const s = numberField(ctx, { label: 's4.seed', value: 1, min: 0, max: 1e9, integer: true, onChange });
 //   const b = button(ctx, { label: 's8.run', onClick, testid: 's8-run' });
 //   root.append(controlRow(n, dk, c));          // a wrapping flex row
@@ -15,7 +18,7 @@
 // {el, input, value}; `values` makes a slider step through a list (index-based).
 // data-testid goes on the <input>/<select>/<button> itself.
 
-import { parseNumber } from '../numerals.mjs';
+import { parseNumber, toLatinDigits } from '../numerals.mjs';
 
 let uid = 0;
 const nextId = (p) => `${p}-${++uid}`;
@@ -104,6 +107,10 @@ export function checkbox(ctx, opts) {
   };
 }
 
+// Persian / Arabic-Indic digits written into a text → 0–9 with "." and "," separators
+// (the Latin-digits setting); Latin words such as fp16 are untouched.
+const latinText = (s) => toLatinDigits(s).replace(/(\d)\u066b(?=\d)/g, '$1.').replace(/(\d)\u066c(?=\d)/g, '$1,');
+
 export function select(ctx, opts) {
   const { label, options = [], value, onChange, testid } = opts;
   const id = nextId('se');
@@ -119,8 +126,9 @@ export function select(ctx, opts) {
     const opt = document.createElement('option');
     opt.value = String(o.value);
     // a text key when the dictionary has it, else the label (or value) as given
-    opt.textContent = typeof o.label === 'string' && ctx.has && ctx.has(o.label)
-      ? ctx.t(o.label) : String(o.label ?? o.value);
+    const text = typeof o.label === 'string' && ctx.has && ctx.has(o.label)
+      ? ctx.t(o.label, o.params) : String(o.label ?? o.value);
+    opt.textContent = ctx.latinDigits ? latinText(text) : text;
     sel.append(opt);
   }
   if (value !== undefined) sel.value = String(value);

@@ -23,6 +23,8 @@
 // the value is announced in a polite live region. The <details> table holds the same
 // numbers (up to maxTable rows/cols, default 64) as real <th>/<td>.
 
+import { ltrNumber } from '../numerals.mjs';
+
 const PALETTES = {
   viridis: ['#440154', '#472d7b', '#3b528b', '#2c728e', '#21918c', '#28ae80', '#5ec962', '#addc30', '#fde725'],
   cividis: ['#00224e', '#123570', '#3b496c', '#575d6d', '#707173', '#8a8779', '#a69d75', '#c4b56c', '#e4cf5b', '#fee838'],
@@ -155,7 +157,7 @@ export function createHeatmap(ctx, opts = {}) {
     if (v === -Infinity) return '−∞';
     if (v === Infinity) return '∞';
     if (Number.isNaN(v)) return '—';
-    return ctx.fmt(v, { minimumFractionDigits: digits, maximumFractionDigits: digits });
+    return ltrNumber(ctx.fmt(v, { minimumFractionDigits: digits, maximumFractionDigits: digits }));
   };
   const rowName = (i) => (rowLabels && rowLabels[i] != null ? String(rowLabels[i]) : ctx.fmt(i + 1));
   const colName = (j) => (colLabels && colLabels[j] != null ? String(colLabels[j]) : ctx.fmt(j + 1));

@@ -20,7 +20,7 @@
 // Pasting a block ("1 0 0\n0 1 0…", tabs or spaces between cells, newlines or ';'
 // between rows) into any cell fills the whole matrix when the shape matches.
 
-import { parseNumber } from '../numerals.mjs';
+import { parseNumber, ltrNumber } from '../numerals.mjs';
 
 let uid = 0;
 
@@ -53,7 +53,7 @@ export function createMatrixEditor(ctx, opts) {
   el.append(legend, grid, msg, reset);
 
   let inputs = [];
-  const fmtCell = (x) => ctx.fmt(x, { useGrouping: false, maximumFractionDigits: 4 });
+  const fmtCell = (x) => ltrNumber(ctx.fmt(x, { useGrouping: false, maximumFractionDigits: 4 }));
 
   function build() {
     grid.textContent = '';

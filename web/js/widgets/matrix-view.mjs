@@ -7,6 +7,8 @@
 //   root.append(mv.el);  mv.update(matrix);   // −Infinity shows as −∞
 // With onCellActivate every number is a <button> (click or Enter).
 
+import { ltrNumber } from '../numerals.mjs';
+
 export function matrixView(ctx, opts = {}) {
   const el = document.createElement('figure');
   el.className = 'matrix-view-fig';
@@ -19,7 +21,7 @@ export function matrixView(ctx, opts = {}) {
   el.append(cap, box);
   const digits = opts.digits ?? 2;
   const fmtV = (v) => (v === -Infinity ? '−∞' : Number.isNaN(v) ? '—'
-    : ctx.fmt(v, { maximumFractionDigits: digits, minimumFractionDigits: opts.fixed ? digits : 0 }));
+    : ltrNumber(ctx.fmt(v, { maximumFractionDigits: digits, minimumFractionDigits: opts.fixed ? digits : 0 })));
 
   function update(m) {
     box.textContent = '';

@@ -20,7 +20,7 @@
 
 import { createHeatmap } from '../../widgets/heatmap.mjs';
 import { WORKED } from '../generators.mjs';
-import { change, h, tx, p, table, num, safely, mat, zeros, nextId, button } from './ui.mjs';
+import { change, vecNode, h, tx, p, table, num, safely, mat, zeros, nextId, button } from './ui.mjs';
 
 const SEEDS = [1, 2, 3, 4, 5];
 const matmul = (a, b) => a.map((r) => b[0].map((_, j) => r.reduce((s, x, k) => s + x * b[k][j], 0)));
@@ -121,13 +121,13 @@ const DEMOS = {
       same: ctx.t(same ? 'myth.m05.same' : 'myth.m05.differ'), shift,
       bad: ctx.t(bad ? 'myth.m05.overflow' : 'myth.m05.fine'), good: ctx.t('myth.m05.fine'),
     }));
-    const w = (r) => (r.overflowed ? ctx.t('myth.m05.overflow') : Array.from(r.weights).map((x) => num(ctx, x, 4)).join('، '));
+    const w = (r) => (r.overflowed ? ctx.t('myth.m05.overflow') : vecNode(ctx, Array.from(r.weights), 4));
     box.append(table(ctx, {
       testid: 'myth-demo-table',
       headKeys: ['myth.ui.col.setting', 'practice.try.e4.without', 'practice.try.e4.with'],
       rows: [
-        [h('bdi', { dir: 'ltr' }, `(${logits.map((x) => num(ctx, x)).join(', ')})`), w(a), w(b)],
-        [h('bdi', { dir: 'ltr' }, `(${logits.map((x) => num(ctx, x + shift)).join(', ')})`), w(c), w(d)],
+        [vecNode(ctx, logits), w(a), w(b)],
+        [vecNode(ctx, logits.map((x) => x + shift)), w(c), w(d)],
       ],
     }));
   },

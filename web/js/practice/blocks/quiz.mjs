@@ -12,14 +12,15 @@
 //   data-answered="true"), quiz-counter, quiz-prompt, quiz-option (radio inputs,
 //   data-value="o1".."o4", o1 = right), quiz-answer-input, quiz-submit, quiz-feedback
 //   (live region, data-status="correct|wrong|unparseable"), quiz-explanation,
-//   quiz-retry (numeric, after a wrong answer), quiz-next, quiz-score, quiz-history
-//   (ol of past rounds), quiz-best, quiz-restart.
+//   quiz-hint (numeric: shows the question's hint quiz.<id>.hint.N, one per click; gone once
+//   answered), quiz-hints (ol of the hints shown), quiz-retry (numeric, after a wrong answer),
+//   quiz-next, quiz-score, quiz-history (ol of past rounds), quiz-best, quiz-restart.
 
 import { QUIZ } from '../generators.mjs';
 import { gradeQuestion } from '../grading.mjs';
 import { createRng, freshSeed } from '../random.mjs';
 import { h, tx, p, liveRegion, say, choiceGroup, answerField, showGrade, button, num } from './ui.mjs';
-import { solutionList, promptNode, toleranceNode } from './try-yourself.mjs';
+import { solutionList, promptNode, toleranceNode, hintControl } from './try-yourself.mjs';
 
 export const MCQ = Array.from({ length: 20 }, (_, i) => `q${String(i + 1).padStart(2, '0')}`);
 export const NUMERIC = Object.keys(QUIZ);
@@ -159,6 +160,8 @@ export async function mount(root, ctx) {
       art.append(h('div', { class: 'steps', testid: 'quiz-explanation' }, solutionList(ctx, q, 'quiz-steps')));
       art.dataset.answered = 'true';
       submit.remove();
+      hint.button.remove();
+      hint.note.textContent = '';
       if (status !== 'correct') {
         actions.append(button(ctx, 'quiz.ui.retry', { testid: 'quiz-retry', onClick: () => showNumeric(item, false) }));
       }
@@ -168,12 +171,13 @@ export async function mount(root, ctx) {
     };
     const field = answerField(ctx, { labelKey: 'quiz.ui.answerLabel', testid: 'quiz-answer-input', onEnter: submitNow });
     const submit = button(ctx, 'quiz.ui.submit', { primary: true, testid: 'quiz-submit', onClick: submitNow });
-    actions.append(submit);
+    const hint = hintControl(ctx, q, { prefix: 'quiz', labelKey: 'quiz.ui.hint', noMoreKey: 'quiz.ui.noMoreHints' });
+    actions.append(submit, hint.button);
     art.append(
       h('p', { class: 'prompt', testid: 'quiz-prompt' }, promptNode(ctx, q)),
       h('div', { class: 'answer-row' }, field.el),
       h('p', { class: 'note' }, toleranceNode(ctx, q)),
-      actions, feedback,
+      actions, hint.list, hint.note, feedback,
     );
     if (!firstTry) field.input.focus();
   }

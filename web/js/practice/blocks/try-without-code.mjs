@@ -162,7 +162,7 @@ const EXPERIMENTS = [
       });
       const bpeCtl = select(ctx, {
         label: 'practice.try.e3.bpe', value: 2, onChange: update, testid: 'try-e3-bpe',
-        options: [{ value: 2, label: 'practice.try.e3.bpe2' }, { value: 4, label: 'practice.try.e3.bpe4' }],
+        options: [{ value: 2, label: 'practice.try.e3.bpe2', params: { b: 2 } }, { value: 4, label: 'practice.try.e3.bpe4', params: { b: 4 } }],
       });
       const headsCtl = slider(ctx, { label: 'practice.try.e3.heads', values: [1, 2, 4, 8, 16, 32], value: 1, onChange: update, testid: 'try-e3-heads' });
       area.append(controlRow(nCtl, bpeCtl, headsCtl), live);

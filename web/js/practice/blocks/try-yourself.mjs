@@ -48,6 +48,30 @@ export function solutionList(ctx, q, testid) {
   return ol;
 }
 
+/**
+ * The hints of a generated question, one per click: a button and an <ol> that grows
+ * (shared by this block and the quiz). testids: `${prefix}-hint` on the button,
+ * `${prefix}-hints` on the list; noMoreKey is said in a polite note after the last hint
+ * and on a click past it. Returns {button, list, note}.
+ */
+export function hintControl(ctx, q, { prefix, labelKey, noMoreKey }) {
+  let shown = 0;
+  const list = h('ol', { class: 'hints', testid: `${prefix}-hints`, hidden: true });
+  const note = h('p', { class: 'note', 'aria-live': 'polite' });
+  const btn = button(ctx, labelKey, {
+    testid: `${prefix}-hint`,
+    onClick: () => {
+      note.textContent = '';
+      if (shown >= q.hints.length) { note.append(tx(ctx, noMoreKey)); return; }
+      const key = q.hints[shown++];
+      list.hidden = false;
+      list.append(h('li', {}, tx(ctx, key, display(q, q.params))));
+      if (shown >= q.hints.length) note.append(tx(ctx, noMoreKey));
+    },
+  });
+  return { button: btn, list, note };
+}
+
 export function promptNode(ctx, q) {
   return tx(ctx, q.promptKey, display(q, q.params));
 }
@@ -79,7 +103,7 @@ export async function mount(root, ctx) {
   const card = h('article', { class: 'exercise', testid: 'practice-exercise', 'aria-labelledby': 'exercise-h' });
   root.append(card);
 
-  let current = null; // {id, q, hintsShown}
+  let current = null; // {id, q}
 
   function statsNode(id) {
     const s = ctx.store.get().exercises[id];
@@ -102,7 +126,7 @@ export async function mount(root, ctx) {
       return;
     }
     if (card.dataset.id !== id) return; // the learner moved on meanwhile
-    current = { id, q, hintsShown: 0 };
+    current = { id, q };
     card.dataset.seed = String(q.seed);
     render();
   }
@@ -111,8 +135,7 @@ export async function mount(root, ctx) {
     const { id, q } = current;
     card.textContent = '';
     const feedback = liveRegion('practice-feedback');
-    const hints = h('ol', { class: 'hints', testid: 'practice-hints', hidden: true });
-    const hintNote = h('p', { class: 'note', 'aria-live': 'polite' });
+    const hint = hintControl(ctx, q, { prefix: 'practice', labelKey: 'ex.ui.hint', noMoreKey: 'ex.ui.noMoreHints' });
     const solution = h('div', { class: 'steps', testid: 'practice-solution-box', hidden: true });
     const stats = h('p', { class: 'note', testid: 'practice-stats' }, statsNode(id));
 
@@ -137,21 +160,6 @@ export async function mount(root, ctx) {
     const field = answerField(ctx, { labelKey: 'ex.ui.answer', testid: 'practice-answer-input', onEnter: check });
     field.input.setAttribute('aria-describedby', `${card.id || (card.id = nextId('ex'))}-tol`);
 
-    const hintBtn = button(ctx, 'ex.ui.hint', {
-      testid: 'practice-hint',
-      onClick: () => {
-        if (current.hintsShown >= q.hints.length) {
-          hintNote.textContent = '';
-          hintNote.append(tx(ctx, 'ex.ui.noMoreHints'));
-          return;
-        }
-        const key = q.hints[current.hintsShown++];
-        hints.hidden = false;
-        hints.append(h('li', {}, tx(ctx, key, display(q, q.params))));
-        hintNote.textContent = '';
-        if (current.hintsShown >= q.hints.length) hintNote.append(tx(ctx, 'ex.ui.noMoreHints'));
-      },
-    });
     const solBtn = button(ctx, 'ex.ui.solution', {
       testid: 'practice-solution',
       onClick: () => {
@@ -171,8 +179,8 @@ export async function mount(root, ctx) {
       h('div', { class: 'answer-row' }, field.el, button(ctx, 'ex.ui.check', { primary: true, testid: 'practice-check', onClick: check })),
       h('p', { class: 'note', id: `${card.id}-tol`, testid: 'practice-tolerance' }, toleranceNode(ctx, q)),
       feedback,
-      h('div', { class: 'actions' }, hintBtn, solBtn, another),
-      hints, hintNote, solution,
+      h('div', { class: 'actions' }, hint.button, solBtn, another),
+      hint.list, hint.note, solution,
       h('div', { class: 'ex-meta' }, stats, h('p', { class: 'note' }, tx(ctx, 'ex.ui.seed', { seed: ctx.localize(String(q.seed)) }))),
     );
     card.dataset.state = 'ready';

@@ -6,6 +6,7 @@
 // fmt, has, pct, fmtBytes, localize, errorNode, ...}.
 
 import { toLatinDigits } from '../../numerals.mjs';
+import { ltrExpr } from '../../i18n.mjs';
 
 let uid = 0;
 export const nextId = (p = 'p') => `${p}-${++uid}`;
@@ -88,9 +89,13 @@ export function num(ctx, x, digits = 2) {
   return ctx.fmt(x, { maximumFractionDigits: digits });
 }
 
-/** A short LTR vector like (۱, ۲, −۳) in the page's digits. */
+/**
+ * A short vector like (۱, ۲, −۳) in the page's digits, written left to right like every
+ * row and matrix of the lesson (element 0 on the left; each number isolated so that
+ * Arabic-Indic digits keep their order).
+ */
 export function vecNode(ctx, values, digits = 2) {
-  return h('bdi', { dir: 'ltr', class: 'ltr vec' }, `(${values.map((v) => num(ctx, v, digits)).join(', ')})`);
+  return ltrExpr(`(${values.map((v) => num(ctx, v, digits)).join(', ')})`, 'ltr vec');
 }
 
 /** Deterministic shuffle (seeded, so a reload keeps the order). */
@@ -125,6 +130,13 @@ export function choiceGroup(ctx, { legendKey, options, testid, name = nextId('ch
     const id = nextId('opt');
     const input = h('input', { type: 'radio', name, id, value: o.value, testid, dataset: { value: o.value } });
     const label = h('label', { for: id }, o.node || tx(ctx, o.key, o.params));
+    // An option that is only a formula ("$1/n$"): KaTeX hides its glyphs from assistive
+    // technology and its MathML gives the label no text, so name the radio in plain text.
+    if (o.key && !o.node) {
+      const probe = label.cloneNode(true);
+      probe.querySelectorAll('.katex').forEach((k) => k.remove());
+      if (!probe.textContent.trim()) input.setAttribute('aria-label', ts(ctx, o.key, o.params));
+    }
     inputs.push(input);
     fs.append(h('div', { class: 'choice' }, input, label));
   }

@@ -1,0 +1,196 @@
+#!/usr/bin/env node
+// Assembles build/site/ from web/ (see web/README.md for the layout):
+//   web/index.html          → index.html (the bilingual language chooser: a template whose
+//                             prose comes from both text files through {{t.fa:key}} / {{t.ar:key}})
+//   web/js/**, web/css/**, web/img/** (if any)  → copied
+//   web/pages/lesson.html   → fa/index.html, ar/index.html
+//   web/pages/practice.html → fa/practice.html, ar/practice.html (skipped if absent)
+//   web/text/<lang>/*.json  → text/<lang>.json (merged, "_…" notes dropped)
+//   node_modules            → vendor/katex, vendor/fonts, vendor/ts-fsrs
+//   build/engine-dist/*     → js/ (when present)
+// Template placeholders: {{lang}} {{dir}} {{title}} {{font}} {{otherLang}} {{otherLangName}}
+// {{t:key}} (a prose key as element content, `code` as <bdi dir="ltr">),
+// {{a:key}} (a prose key as plain escaped text, for attributes); {{t.ar:key}} / {{a.fa:key}}
+// take the key from that language's text instead of the page's (the bilingual chooser).
+// Exits 1 with a list of problems when a text or page check fails
+// (build-scripts/text-checks.mjs); the site is still written so it can be inspected.
+//
+// usage: node build-scripts/make-site.mjs [--out DIR] [--check-only]
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { LANGS, checkTexts, checkPageHtml, loadTextDir } from './text-checks.mjs';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const WEB = path.join(ROOT, 'web');
+const NM = path.join(ROOT, 'node_modules');
+const args = process.argv.slice(2);
+const outArg = args.indexOf('--out');
+const OUT = outArg >= 0 ? path.resolve(args[outArg + 1]) : path.join(ROOT, 'build', 'site');
+const CHECK_ONLY = args.includes('--check-only');
+const ENGINE_DIST = path.join(ROOT, 'build', 'engine-dist');
+
+const FONT = { fa: 'vazirmatn', ar: 'noto-naskh-arabic' };
+// Each edition's name in its own language (the switch carries lang="…").
+const AUTONYM = { fa: 'فارسی', ar: 'العربية' };
+const errors = [];
+const notes = [];
+
+function copyDir(src, dst, filter = () => true) {
+  if (!fs.existsSync(src)) return 0;
+  let n = 0;
+  fs.mkdirSync(dst, { recursive: true });
+  for (const ent of fs.readdirSync(src, { withFileTypes: true })) {
+    const s = path.join(src, ent.name), d = path.join(dst, ent.name);
+    if (ent.isDirectory()) n += copyDir(s, d, filter);
+    else if (filter(ent.name, s)) { fs.copyFileSync(s, d); n++; }
+  }
+  return n;
+}
+function copyFile(src, dst) {
+  if (!fs.existsSync(src)) { errors.push(`missing file: ${path.relative(ROOT, src)}`); return; }
+  fs.mkdirSync(path.dirname(dst), { recursive: true });
+  fs.copyFileSync(src, dst);
+}
+const esc = (s) => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+// Plain HTML for a prose string in a static template: `x` → <bdi dir="ltr">, rest escaped.
+function staticText(s) {
+  return String(s)
+    .split(/(`[^`]*`)/)
+    .map((part) => (part.startsWith('`') && part.endsWith('`') && part.length > 1
+      ? `<bdi dir="ltr">${esc(part.slice(1, -1))}</bdi>`
+      : esc(part.replace(/\*\*/g, '').replace(/\$([^$]*)\$/g, '$1'))))
+    .join('');
+}
+
+const plainText = (s) => String(s).replace(/`|\*\*/g, '').replace(/\$([^$]*)\$/g, '$1');
+
+function fillTemplate(tpl, lang, texts, name, titleKey) {
+  const dict = texts[lang];
+  const other = lang === 'fa' ? 'ar' : 'fa';
+  const vars = {
+    lang, dir: 'rtl', font: FONT[lang], otherLang: other, otherLangName: AUTONYM[other],
+    title: esc(String(dict[titleKey] ?? dict['site.title'] ?? 'Attention').replace(/`|\*\*|\$/g, '')),
+  };
+  return tpl.replace(/\{\{\s*(?:(t|a)(?:\.(fa|ar))?:)?([A-Za-z0-9_.-]+)\s*\}\}/g, (all, kind, keyLang, key) => {
+    if (kind) {
+      const d = keyLang ? texts[keyLang] : dict;
+      if (!(key in d)) { errors.push(`${name} (${keyLang || lang}): template key "${key}" missing from text`); return ''; }
+      // t: rich text for element content; a: plain escaped text for attributes
+      return kind === 't' ? staticText(d[key]) : esc(plainText(d[key]));
+    }
+    if (key in vars) return vars[key];
+    errors.push(`${name}: unknown placeholder ${all}`);
+    return '';
+  });
+}
+
+// @fontsource css for the arabic + latin subsets of weights 400 and 700, woff2 only, urls → files/.
+function buildFontCss(pkg, name) {
+  const dir = path.join(NM, '@fontsource', pkg);
+  const out = [];
+  const files = new Set();
+  for (const w of [400, 700]) {
+    for (const subset of ['arabic', 'latin']) {
+      const f = path.join(dir, `${subset}-${w}.css`);
+      if (!fs.existsSync(f)) { errors.push(`missing font css ${path.relative(ROOT, f)}`); continue; }
+      let css = fs.readFileSync(f, 'utf8');
+      css = css.replace(/src:\s*([^;]+);/g, (all, list) => {
+        const woff2 = list.split(',').map((s) => s.trim()).filter((s) => /\.woff2\)/.test(s));
+        return `src: ${woff2.join(', ')};`;
+      });
+      css = css.replace(/url\(\.\/files\/([^)]+)\)/g, (all, file) => { files.add(file); return `url(./files/${file})`; });
+      out.push(css.trim());
+    }
+  }
+  return { css: `/* ${name}: @fontsource/${pkg}, arabic + latin subsets, 400 + 700, woff2 (generated) */\n` + out.join('\n\n') + '\n', files: [...files], dir };
+}
+
+// ---------------------------------------------------------------- texts
+const { texts, errors: loadErrors } = loadTextDir(path.join(WEB, 'text'));
+errors.push(...loadErrors, ...checkTexts(texts));
+for (const lang of LANGS) if (!Object.keys(texts[lang]).length) errors.push(`no prose found for ${lang} in web/text/${lang}/`);
+
+if (!CHECK_ONLY) {
+  fs.rmSync(OUT, { recursive: true, force: true });
+  fs.mkdirSync(OUT, { recursive: true });
+
+  copyDir(path.join(WEB, 'js'), path.join(OUT, 'js'));
+  copyDir(path.join(WEB, 'css'), path.join(OUT, 'css'));
+  for (const extra of ['img', 'assets']) copyDir(path.join(WEB, extra), path.join(OUT, extra));
+  // the language chooser: one page, both languages (each part carries its own lang/dir)
+  const chooser = path.join(WEB, 'index.html');
+  if (fs.existsSync(chooser)) {
+    fs.writeFileSync(path.join(OUT, 'index.html'), fillTemplate(fs.readFileSync(chooser, 'utf8'), 'fa', texts, 'index.html', 'site.title'));
+  } else errors.push('missing file: web/index.html');
+
+  fs.mkdirSync(path.join(OUT, 'text'), { recursive: true });
+  for (const lang of LANGS) {
+    fs.writeFileSync(path.join(OUT, 'text', `${lang}.json`), JSON.stringify(texts[lang], null, 1) + '\n');
+  }
+
+  // pages from templates
+  const pages = [
+    { tpl: 'lesson.html', out: 'index.html', titleKey: 'site.title', required: true },
+    { tpl: 'practice.html', out: 'practice.html', titleKey: 'practice.title', required: false },
+  ];
+  for (const p of pages) {
+    const f = path.join(WEB, 'pages', p.tpl);
+    if (!fs.existsSync(f)) {
+      if (p.required) errors.push(`missing template web/pages/${p.tpl}`);
+      else notes.push(`web/pages/${p.tpl} absent: skipped`);
+      continue;
+    }
+    const tpl = fs.readFileSync(f, 'utf8');
+    for (const lang of LANGS) {
+      const html = fillTemplate(tpl, lang, texts, p.tpl, p.titleKey);
+      fs.mkdirSync(path.join(OUT, lang), { recursive: true });
+      fs.writeFileSync(path.join(OUT, lang, p.out), html);
+    }
+  }
+
+  // vendor: KaTeX
+  const kd = path.join(NM, 'katex', 'dist');
+  copyFile(path.join(kd, 'katex.mjs'), path.join(OUT, 'vendor', 'katex', 'katex.mjs'));
+  copyFile(path.join(kd, 'katex.min.css'), path.join(OUT, 'vendor', 'katex', 'katex.min.css'));
+  if (!copyDir(path.join(kd, 'fonts'), path.join(OUT, 'vendor', 'katex', 'fonts'), (n) => n.endsWith('.woff2'))) {
+    errors.push('KaTeX fonts not found in node_modules/katex/dist/fonts');
+  }
+  // vendor: fonts
+  for (const [pkg, name] of [['vazirmatn', 'Vazirmatn'], ['noto-naskh-arabic', 'Noto Naskh Arabic']]) {
+    const { css, files, dir } = buildFontCss(pkg, name);
+    fs.mkdirSync(path.join(OUT, 'vendor', 'fonts', 'files'), { recursive: true });
+    fs.writeFileSync(path.join(OUT, 'vendor', 'fonts', `${pkg}.css`), css);
+    for (const file of files) copyFile(path.join(dir, 'files', file), path.join(OUT, 'vendor', 'fonts', 'files', file));
+  }
+  // vendor: ts-fsrs
+  copyFile(path.join(NM, 'ts-fsrs', 'dist', 'index.mjs'), path.join(OUT, 'vendor', 'ts-fsrs', 'index.mjs'));
+
+  // engine (build-scripts/build copies it too; harmless twice)
+  if (fs.existsSync(ENGINE_DIST)) {
+    const n = copyDir(ENGINE_DIST, path.join(OUT, 'js'));
+    notes.push(`engine: ${n} file(s) from build/engine-dist`);
+  } else notes.push('engine: build/engine-dist absent (the lesson will show its engine error)');
+
+  // page checks over everything we wrote
+  const walk = (d) => fs.readdirSync(d, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? (e.name === 'vendor' ? [] : walk(path.join(d, e.name))) : [path.join(d, e.name)]);
+  for (const f of walk(OUT).filter((x) => x.endsWith('.html'))) {
+    errors.push(...checkPageHtml(fs.readFileSync(f, 'utf8'), path.relative(OUT, f)));
+  }
+} else {
+  for (const p of ['index.html', 'pages/lesson.html', 'pages/practice.html']) {
+    const f = path.join(WEB, p);
+    if (fs.existsSync(f)) errors.push(...checkPageHtml(fs.readFileSync(f, 'utf8'), `web/${p}`));
+  }
+}
+
+for (const n of notes) console.log(`make-site: ${n}`);
+if (errors.length) {
+  console.error(`make-site: ${errors.length} problem(s):`);
+  for (const e of errors) console.error(`  - ${e}`);
+  process.exit(1);
+}
+console.log(`make-site: ${CHECK_ONLY ? 'checks passed' : `wrote ${path.relative(ROOT, OUT) || OUT}`} (${LANGS.map((l) => `${l}: ${Object.keys(texts[l]).length} keys`).join(', ')})`);
