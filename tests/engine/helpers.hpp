@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include <doctest/doctest.h>
@@ -23,6 +24,14 @@ inline attn::Matrix from_rows(const std::vector<std::vector<float>>& rows) {
   attn::Matrix m(rows.size(), rows.at(0).size());
   for (std::size_t i = 0; i < m.rows; ++i)
     for (std::size_t j = 0; j < m.cols; ++j) m.at(i, j) = rows[i].at(j);
+  return m;
+}
+
+// A 0/1 matrix written one row per string of binary digits ("011" = [0, 1, 1]).
+inline attn::Matrix from_bits(const std::vector<std::string>& rows) {
+  attn::Matrix m(rows.size(), rows.at(0).size());
+  for (std::size_t i = 0; i < m.rows; ++i)
+    for (std::size_t j = 0; j < m.cols; ++j) m.at(i, j) = rows[i].at(j) == '1' ? 1.0f : 0.0f;
   return m;
 }
 

@@ -10,10 +10,10 @@ namespace {
 struct Example {
   attn::Matrix q, k, v;
   Example() {
-    const attn::Matrix x = test::from_rows({{1, 0, 0}, {0, 1, 0}, {0, 1, 1}, {0, 0, 1}});
-    const attn::Matrix wq = test::from_rows({{0, 1}, {1, 0}, {0, 1}});
-    const attn::Matrix wk = test::from_rows({{1, 0}, {1, 1}, {0, 1}});
-    const attn::Matrix wv = test::from_rows({{1, 0}, {0, 1}, {1, 1}});
+    const attn::Matrix x = test::from_bits({"100", "010", "011", "001"});  // the, cat, sat, down
+    const attn::Matrix wq = test::from_bits({"01", "10", "01"});
+    const attn::Matrix wk = test::from_bits({"10", "11", "01"});
+    const attn::Matrix wv = test::from_bits({"10", "01", "11"});
     q = mul(x, wq);
     k = mul(x, wk);
     v = mul(x, wv);
