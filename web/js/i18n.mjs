@@ -125,10 +125,13 @@ function paramText(v) {
   return String(v);
 }
 
+// Unicode subscripts for the letters and digits that have one (d_k → dₖ).
+const SUBSCRIPT = Object.fromEntries([...'0123456789aehijklmnoprstuvx'].map((c, i) => [c, '₀₁₂₃₄₅₆₇₈₉ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓ'[i]]));
 const TEX_TEXT = [
   [/\\sqrt\{([^}]*)\}/g, '√$1'], [/\\frac\{([^}]*)\}\{([^}]*)\}/g, '($1)/($2)'],
   [/\\times/g, '×'], [/\\cdot/g, '·'], [/\\infty/g, '∞'], [/\\top/g, 'ᵀ'], [/\\mathrm\{([^}]*)\}/g, '$1'],
   [/\\operatorname\{([^}]*)\}/g, '$1'], [/\\text\{([^}]*)\}/g, '$1'], [/\\le(q)?/g, '≤'], [/\\ge(q)?/g, '≥'],
+  [/_\{?([0-9aehijklmnoprstuvx])\}?/g, (_, c) => SUBSCRIPT[c]],
   [/\\,|\\;|\\!|\\quad/g, ' '], [/\\left|\\right/g, ''], [/[{}]/g, ''], [/\\/g, ''],
 ];
 function texToText(tex) {
