@@ -53,6 +53,11 @@ export function toLatinDigits(str) {
   return out;
 }
 
+/** A text in the page's digits → Latin digits, with ٫ and ٬ between digits as "." and ",". */
+export function latinizeText(str) {
+  return toLatinDigits(str).replace(/(\d)\u066b(?=\d)/g, '$1.').replace(/(\d)\u066c(?=\d)/g, '$1,');
+}
+
 /** Replace Latin digits by the page's digits (for labels built outside Intl, e.g. "Q۳"). */
 export function localizeDigits(str, { lang = 'fa', latinDigits = false } = {}) {
   if (latinDigits) return String(str);

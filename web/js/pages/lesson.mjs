@@ -7,11 +7,9 @@
 // once every section has mounted or failed; each <section> gets
 // data-state="loading|ready|error". window.__lesson = {engine, ctx(sectionId)}.
 
-import { getSettings, setSettings } from '../settings.mjs';
-import { formatBytes, formatPercent, localizeDigits, parseNumber } from '../numerals.mjs';
-import { loadText, t, tNode, fmt, has, renderMath, renderMarkup, ltrExpr } from '../i18n.mjs';
+import { ltrExpr } from '../i18n.mjs';
 import { scoped, currentPlace } from '../state.mjs';
-import { createEngineClient } from '../engine-client.mjs';
+import { other, html, loadPage, startEngine, baseCtx, makeErrorNode, mountPart, scrollToHash } from './page-common.mjs';
 
 const SECTIONS = [
   ['s1', 's1-qkv.mjs'], ['s2', 's2-worked-example.mjs'], ['s3', 's3-two-roads.mjs'],
@@ -25,64 +23,11 @@ const FALLBACK = {
   ar: 'تعذّر تحميل نص الدرس. أعد تحميل الصفحة.',
 };
 
-const html = document.documentElement;
-const lang = html.lang === 'ar' ? 'ar' : 'fa';
-const other = lang === 'fa' ? 'ar' : 'fa';
-
-function readSettings() {
-  try { return getSettings(); } catch { return { lang, latinDigits: false }; }
-}
-
-function errorKey(err) {
-  const code = err && err.code;
-  const key = `err.engine.${code}`;
-  return has(key) ? key : 'err.engine.Unknown';
-}
-
 /** A message element for an engine/section error, in the page language. */
-function errorNode(err, extraKey) {
-  const p = document.createElement('p');
-  p.className = 'error-message';
-  p.setAttribute('role', 'alert');
-  p.append(tNode(extraKey || errorKey(err)));
-  if (err && err.message && !extraKey) {
-    const detail = document.createElement('bdi');
-    detail.dir = 'ltr';
-    detail.className = 'error-detail';
-    detail.textContent = ` (${err.message})`;
-    p.append(detail);
-  }
-  return p;
-}
+const errorNode = makeErrorNode('err.engine.Unknown');
 
-function updateLangSwitch() {
-  const a = document.getElementById('lang-switch');
-  if (a) a.href = `../${other}/${a.dataset.page || ''}${currentPlace()}`;
-}
-
-function setupHeader(settings) {
-  const cb = document.getElementById('latin-digits');
-  if (cb) {
-    cb.checked = !!settings.latinDigits;
-    cb.addEventListener('change', () => {
-      try { setSettings({ latinDigits: cb.checked }); } catch { /* store unavailable */ }
-      // Re-render everything with the new digits; the URL keeps the learner's place.
-      location.reload();
-    });
-  }
-  const a = document.getElementById('lang-switch');
-  if (a) {
-    updateLangSwitch();
-    a.addEventListener('click', () => {
-      updateLangSwitch();
-      try { setSettings({ lang: other }); } catch { /* ignore */ }
-    });
-    a.addEventListener('focus', updateLangSwitch);
-    a.addEventListener('mouseenter', updateLangSwitch);
-  }
-  window.addEventListener('statechange', updateLangSwitch);
-  window.addEventListener('hashchange', updateLangSwitch);
-}
+// The language switch leads to the same place (query and hash) in the other edition.
+let updateLangSwitch = () => {};
 
 // Keep the hash on the section being read, so a copied link (and the language
 // switch) returns to it. replaceState: no scrolling, no history entries.
@@ -106,24 +51,9 @@ function setupScrollSpy() {
 }
 
 function makeCtx(sectionId, settings, engine) {
-  const latinDigits = !!settings.latinDigits;
   return {
-    lang, dir: 'rtl', latinDigits, section: sectionId,
-    engine, t, tNode, fmt, has, renderMath, renderMarkup, ltrExpr,
-    state: scoped(sectionId),
-    parseNumber,
-    /** Latin digits in a label built by hand ("Q3") → page digits. */
-    localize: (s) => localizeDigits(s, { lang, latinDigits }),
-    /** 0.51 → "۵۱٪" (one decimal by default). */
-    pct: (x, opts = {}) => formatPercent(x, { lang, latinDigits, ...opts }),
-    /** Bytes with a unit word from site.unit.*: fmtBytes(2 ** 31) → "۲ گیبی‌بایت". */
-    fmtBytes: (bytes, opts = {}) => {
-      const b = formatBytes(bytes, { lang, latinDigits, ...opts });
-      return t(`site.unit.${b.unit}`, { n: b.number });
-    },
-    errorNode,
-    /** Replace the content of `el` with the message for `err` (engine error codes). */
-    showError: (el, err) => { el.textContent = ''; el.append(errorNode(err)); },
+    ...baseCtx(settings, { unitKey: 'site.unit', errorNode }),
+    section: sectionId, engine, ltrExpr, state: scoped(sectionId),
   };
 }
 
@@ -153,21 +83,12 @@ function makeScrollersReachable() {
   }
 }
 
-async function mountSection(id, file, settings, engine) {
-  const root = document.getElementById(id);
-  if (!root) return;
-  root.dataset.state = 'loading';
-  try {
-    const mod = await import(`../sections/${file}`);
-    for (const el of root.querySelectorAll('.section-loading')) el.remove();
-    await mod.mount(root, makeCtx(id, settings, engine));
-    root.dataset.state = 'ready';
-  } catch (err) {
-    console.error(`section ${id} failed`, err);
-    for (const el of root.querySelectorAll('.section-loading')) el.remove();
-    root.append(errorNode(err, 'err.section'));
-    root.dataset.state = 'error';
-  }
+function mountSection(id, file, settings, engine) {
+  return mountPart(id, {
+    load: () => import(`../sections/${file}`),
+    ctx: () => makeCtx(id, settings, engine),
+    errorNode, failKey: 'err.section', what: 'section',
+  });
 }
 
 // Did the learner move the page themselves while sections were mounting?
@@ -177,42 +98,23 @@ for (const ev of ['wheel', 'touchstart', 'keydown', 'mousedown']) {
 }
 
 async function main() {
-  html.dataset.engine = 'loading';
-  const settings = readSettings();
-  if (settings.latinDigits) html.classList.add('latin-digits');
-  try {
-    await loadText(lang, { latinDigits: !!settings.latinDigits });
-  } catch (err) {
-    console.error(err);
-    const status = document.getElementById('engine-status');
-    if (status) { status.hidden = false; status.textContent = FALLBACK[lang]; }
-    html.dataset.lesson = 'error';
-    return;
-  }
-  setupHeader(settings);
-
-  const engine = createEngineClient();
-  const status = document.getElementById('engine-status');
-  engine.ready.then(() => {
-    html.dataset.engine = 'ready';
-  }, (err) => {
-    console.error('engine failed to load', err);
-    html.dataset.engine = 'error';
-    if (status) {
-      status.hidden = false;
-      status.textContent = '';
-      status.append(errorNode(err, 'err.engine.EngineLoad'));
-    }
+  const page = await loadPage({
+    fallback: FALLBACK, readyKey: 'lesson',
+    href: (a) => `../${other}/${a.dataset.page || ''}${currentPlace()}`,
   });
+  if (!page) return;
+  const { settings } = page;
+  updateLangSwitch = page.updateLangSwitch;
+  window.addEventListener('statechange', updateLangSwitch);
+  window.addEventListener('hashchange', updateLangSwitch);
+
+  const engine = startEngine(errorNode, 'err.engine.EngineLoad');
   window.__lesson = { engine, ctx: (id) => makeCtx(id, settings, engine) };
 
   await Promise.allSettled(SECTIONS.map(([id, file]) => mountSection(id, file, settings, engine)));
   html.dataset.lesson = 'ready';
   // Content above the target grew while sections mounted: return to the learner's place.
-  if (location.hash && !userMoved) {
-    const target = document.getElementById(decodeURIComponent(location.hash.slice(1)));
-    if (target) target.scrollIntoView();
-  }
+  if (!userMoved) scrollToHash();
   setupScrollSpy();
   makeScrollersReachable();
   let resizeTimer = null;

@@ -8,11 +8,9 @@
 // data-state="loading|ready|error". Store notices: [data-testid=progress-notice]
 // with data-code="<notice code>". window.__practice = {engine, store, ctx}.
 
-import { getSettings, setSettings } from '../settings.mjs';
-import { formatBytes, formatPercent, localizeDigits, parseNumber } from '../numerals.mjs';
-import { loadText, t, tNode, fmt, has, renderMath, renderMarkup } from '../i18n.mjs';
-import { createEngineClient } from '../engine-client.mjs';
+import { t, tNode, has } from '../i18n.mjs';
 import { getProgressStore } from '../store/progress.mjs';
+import { lang, other, html, loadPage, startEngine, baseCtx, makeErrorNode, mountPart, scrollToHash } from './page-common.mjs';
 
 const BLOCKS = [
   ['try', 'try-without-code.mjs'],
@@ -28,69 +26,7 @@ const FALLBACK = {
   ar: 'تعذّر تحميل نص الصفحة. أعد تحميل الصفحة.',
 };
 
-const html = document.documentElement;
-const lang = html.lang === 'ar' ? 'ar' : 'fa';
-const other = lang === 'fa' ? 'ar' : 'fa';
-
-function readSettings() {
-  try { return getSettings(); } catch { return { lang, latinDigits: false }; }
-}
-
-function errorNode(err, extraKey) {
-  const p = document.createElement('p');
-  p.className = 'error-message';
-  p.setAttribute('role', 'alert');
-  const code = err && err.code;
-  const key = extraKey || (has(`err.engine.${code}`) ? `err.engine.${code}` : 'practice.engine.callFailed');
-  p.append(tNode(key));
-  if (err && err.message && !extraKey) {
-    const detail = document.createElement('bdi');
-    detail.dir = 'ltr';
-    detail.className = 'error-detail';
-    detail.textContent = ` (${err.message})`;
-    p.append(detail);
-  }
-  return p;
-}
-
-function setupHeader(settings) {
-  const cb = document.getElementById('latin-digits');
-  if (cb) {
-    cb.checked = !!settings.latinDigits;
-    cb.addEventListener('change', () => {
-      try { setSettings({ latinDigits: cb.checked }); } catch { /* store unavailable */ }
-      location.reload();
-    });
-  }
-  const a = document.getElementById('lang-switch');
-  if (a) {
-    const update = () => { a.href = `../${other}/practice.html${location.hash}`; };
-    update();
-    a.addEventListener('click', () => {
-      update();
-      try { setSettings({ lang: other }); } catch { /* ignore */ }
-    });
-    a.addEventListener('focus', update);
-    a.addEventListener('mouseenter', update);
-  }
-}
-
-function makeCtx(settings, engine, store) {
-  const latinDigits = !!settings.latinDigits;
-  return {
-    lang, dir: 'rtl', latinDigits, engine, store,
-    t, tNode, fmt, has, renderMath, renderMarkup, parseNumber,
-    localize: (s) => localizeDigits(s, { lang, latinDigits }),
-    pct: (x, opts = {}) => formatPercent(x, { lang, latinDigits, ...opts }),
-    /** Bytes in a fixed or automatic unit, with the unit word from practice.unit.*. */
-    fmtBytes: (bytes, opts = {}) => {
-      const b = formatBytes(bytes, { lang, latinDigits, ...opts });
-      return t(`practice.unit.${b.unit}`, { n: b.number });
-    },
-    errorNode,
-    showError: (el, err) => { el.textContent = ''; el.append(errorNode(err)); },
-  };
-}
+const errorNode = makeErrorNode('practice.engine.callFailed');
 
 // ---------------------------------------------------------------- store notices
 const shownNotices = new Set();
@@ -120,64 +56,29 @@ function showNotices(store) {
   });
 }
 
-async function mountBlock(id, file, ctx) {
-  const root = document.getElementById(id);
-  if (!root) return;
-  root.dataset.state = 'loading';
-  try {
-    const mod = await import(`../practice/blocks/${file}`);
-    for (const el of root.querySelectorAll('.section-loading')) el.remove();
-    await mod.mount(root, ctx);
-    root.dataset.state = 'ready';
-  } catch (err) {
-    console.error(`practice block ${id} failed`, err);
-    for (const el of root.querySelectorAll('.section-loading')) el.remove();
-    root.append(errorNode(err, 'practice.blockFailed'));
-    root.dataset.state = 'error';
-  }
-}
-
 async function main() {
-  html.dataset.engine = 'loading';
-  const settings = readSettings();
-  if (settings.latinDigits) html.classList.add('latin-digits');
-  try {
-    await loadText(lang, { latinDigits: !!settings.latinDigits });
-  } catch (err) {
-    console.error(err);
-    const status = document.getElementById('engine-status');
-    if (status) { status.hidden = false; status.textContent = FALLBACK[lang]; }
-    html.dataset.practice = 'error';
-    return;
-  }
-  setupHeader(settings);
+  const page = await loadPage({
+    fallback: FALLBACK, readyKey: 'practice',
+    href: () => `../${other}/practice.html${location.hash}`,
+  });
+  if (!page) return;
 
   const store = getProgressStore();
   showNotices(store);
   store.subscribe(() => showNotices(store));
 
-  const engine = createEngineClient();
-  const status = document.getElementById('engine-status');
-  engine.ready.then(() => {
-    html.dataset.engine = 'ready';
-  }, (err) => {
-    console.error('engine failed to load', err);
-    html.dataset.engine = 'error';
-    if (status) {
-      status.hidden = false;
-      status.textContent = '';
-      status.append(errorNode(err, 'practice.engine.error'));
-    }
-  });
+  const engine = startEngine(errorNode, 'practice.engine.error');
 
-  const ctx = makeCtx(settings, engine, store);
+  // one ctx for every block; ctx.fmtBytes takes its unit words from practice.unit.*
+  const ctx = { ...baseCtx(page.settings, { unitKey: 'practice.unit', errorNode }), engine, store };
   window.__practice = { engine, store, ctx };
-  await Promise.allSettled(BLOCKS.map(([id, file]) => mountBlock(id, file, ctx)));
+  await Promise.allSettled(BLOCKS.map(([id, file]) => mountPart(id, {
+    load: () => import(`../practice/blocks/${file}`),
+    ctx: () => ctx,
+    errorNode, failKey: 'practice.blockFailed', what: 'practice block',
+  })));
   html.dataset.practice = 'ready';
-  if (location.hash) {
-    const target = document.getElementById(decodeURIComponent(location.hash.slice(1)));
-    if (target) target.scrollIntoView();
-  }
+  scrollToHash();
 }
 
 main();

@@ -13,6 +13,7 @@
 
 import { WORDS, DEFAULT, project, row } from '../worked-example.mjs';
 import { select, controlRow } from '../widgets/controls.mjs';
+import { el, prose } from '../dom.mjs';
 
 const SVG = 'http://www.w3.org/2000/svg';
 
@@ -25,13 +26,7 @@ function svgEl(tag, attrs = {}, text) {
 
 export async function mount(root, ctx) {
   const { t, tNode, fmt, state, engine } = ctx;
-  const el = (tag, cls, ...kids) => {
-    const e = document.createElement(tag);
-    if (cls) e.className = cls;
-    e.append(...kids);
-    return e;
-  };
-  const P = (key, params) => el('p', null, tNode(key, params));
+  const { P } = prose(ctx);
   // SVG text has no isolates: a left-to-right mark after each number keeps Arabic-Indic
   // digits (bidi class AN) from turning "[١, ٢]" into an RTL run.
   const vecText = (arr) => `[${arr.map((v) => `${fmt(v, { maximumFractionDigits: 2 })}\u200e`).join(', ')}]`;

@@ -20,19 +20,13 @@ import { createMatrixEditor } from '../widgets/matrix-editor.mjs';
 import { createHeatmap } from '../widgets/heatmap.mjs';
 import { matrixView } from '../widgets/matrix-view.mjs';
 import { checkbox, controlRow } from '../widgets/controls.mjs';
+import { el, prose } from '../dom.mjs';
 
 const sameMatrix = (a, b) => a.rows === b.rows && a.cols === b.cols && a.data.every((v, i) => v === b.data[i]);
 
 export async function mount(root, ctx) {
   const { tNode, fmt, state, engine } = ctx;
-  const el = (tag, cls, ...kids) => {
-    const e = document.createElement(tag);
-    if (cls) e.className = cls;
-    e.append(...kids);
-    return e;
-  };
-  const P = (key, params) => el('p', null, tNode(key, params));
-  const H3 = (key) => el('h3', null, tNode(key));
+  const { P, H3 } = prose(ctx);
   const num = (x, d = 2) => (x === -Infinity ? '−∞' : fmt(x, { maximumFractionDigits: d }));
   const ltr = (parts, cls = 'arith') => ctx.ltrExpr(parts, cls);
   const pow = (v) => ['e', el('sup', null, ctx.ltrExpr(v === -Infinity ? '−∞' : num(v), 'ltr'))];

@@ -18,6 +18,7 @@
 import { WORDS, DEFAULT, computeExample } from '../worked-example.mjs';
 import { createHeatmap } from '../widgets/heatmap.mjs';
 import { slider, checkbox, numberField, button, controlRow } from '../widgets/controls.mjs';
+import { el, prose } from '../dom.mjs';
 
 const N_VALUES = [4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048];
 const D = 16;
@@ -25,14 +26,7 @@ const DRAW_MAX = 512;
 
 export async function mount(root, ctx) {
   const { tNode, fmt, state, engine } = ctx;
-  const el = (tag, cls, ...kids) => {
-    const e = document.createElement(tag);
-    if (cls) e.className = cls;
-    e.append(...kids);
-    return e;
-  };
-  const P = (key, params) => el('p', null, tNode(key, params));
-  const H3 = (key) => el('h3', null, tNode(key));
+  const { P, H3 } = prose(ctx);
   const tid = (e, id) => { e.dataset.testid = id; return e; };
   // 1.2e-7 → "۱٫۲ × ۱۰⁻⁷" as an LTR isolate with a real superscript
   const sci = (x) => {

@@ -18,8 +18,10 @@
 // Every number is computed by the engine (worker); JS only averages the engine's per-row output.
 
 import { createHeatmap } from '../widgets/heatmap.mjs';
-import { slider, controlRow } from '../widgets/controls.mjs';
+import { slider, intField, radioGroup, controlRow } from '../widgets/controls.mjs';
 import { createChart } from '../widgets/chart.mjs';
+import { simpleTable } from '../widgets/table.mjs';
+import { h, setT, serial } from '../dom.mjs';
 
 export const DK_VALUES = [1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024];
 const N_MIN = 2, N_MAX = 128, SEED_MAX = 1e9;
@@ -34,128 +36,6 @@ const ARTICLE = {
   trend: { 16: { max: 0.99785, h: 0.73, share: 0.35 }, 64: { max: 1.0, h: 0.30, share: 0.14 }, 256: { max: 1.0, h: 0.11, share: 0.05 } },
   single64: 0.27, five64: 0.30,
 };
-
-// ------------------------------------------------------------------ small DOM helpers (shared by s4–s8)
-export function h(tag, attrs = {}, ...kids) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v == null || v === false) continue;
-    if (k === 'class') e.className = v;
-    else if (k === 'testid') e.dataset.testid = v;
-    else if (k === 'text') e.textContent = v;
-    else e.setAttribute(k, v === true ? '' : String(v));
-  }
-  for (const c of kids) if (c != null) e.append(c);
-  return e;
-}
-
-/** Replace el's content by the text key rendered with params. */
-export function setT(ctx, el, key, params) {
-  el.textContent = '';
-  el.append(ctx.tNode(key, params));
-  return el;
-}
-
-/** Run fn at most once at a time; calls made meanwhile collapse into one re-run. */
-export function serial(fn) {
-  let running = false, again = false;
-  return async function run() {
-    if (running) { again = true; return; }
-    running = true;
-    try {
-      do { again = false; await fn(); } while (again);
-    } finally { running = false; }
-  };
-}
-
-/**
- * Integer text field in any numerals (Persian, Arabic-Indic, Latin). Invalid
- * input (empty, letters, NaN, out of range, fractions) shows the section's own
- * message next to the field and keeps the last valid value.
- */
-let fieldUid = 0;
-export function intField(ctx, { label, value, min, max, errKey, testid, onChange }) {
-  const id = `${testid || 'int'}-${++fieldUid}`;
-  const wrap = h('div', { class: 'control control-number' });
-  const lab = h('label', { for: id });
-  lab.append(typeof label === 'string' ? ctx.tNode(label) : label);
-  const input = h('input', { type: 'text', id, inputmode: 'numeric', autocomplete: 'off', spellcheck: 'false', dir: 'ltr', testid });
-  const msg = h('span', { class: 'field-error', id: `${id}-err`, 'aria-live': 'polite', testid: testid ? `${testid}-error` : null });
-  input.setAttribute('aria-describedby', msg.id);
-  let v = value;
-  const show = () => { input.value = ctx.fmt(v, { useGrouping: false, maximumFractionDigits: 0 }); };
-  show();
-  const commit = () => {
-    const r = ctx.parseNumber(input.value);
-    if (!r.ok || !Number.isInteger(r.value) || r.value < min || r.value > max) {
-      setT(ctx, msg, errKey, { min, max });
-      input.setAttribute('aria-invalid', 'true');
-      wrap.classList.add('is-invalid');
-      return;
-    }
-    msg.textContent = '';
-    input.removeAttribute('aria-invalid');
-    wrap.classList.remove('is-invalid');
-    const changed = r.value !== v;
-    v = r.value;
-    show();
-    if (changed && onChange) onChange(v);
-  };
-  input.addEventListener('change', commit);
-  input.addEventListener('keydown', (e) => { if (e.key === 'Enter') { e.preventDefault(); commit(); } });
-  wrap.append(lab, input, msg);
-  return {
-    el: wrap, input,
-    get value() { return v; },
-    set value(x) { v = x; msg.textContent = ''; input.removeAttribute('aria-invalid'); wrap.classList.remove('is-invalid'); show(); },
-  };
-}
-
-/** A radio group (fieldset) whose labels may hold KaTeX. */
-export function radioGroup(ctx, { legend, name, options, value, onChange }) {
-  const fs = h('fieldset', { class: 'control control-radio' });
-  const lg = h('legend');
-  lg.append(ctx.tNode(legend));
-  fs.append(lg);
-  const inputs = [];
-  for (const o of options) {
-    const id = `${name}-${o.value}-${++fieldUid}`;
-    const input = h('input', { type: 'radio', name: `${name}-${fieldUid}`, id, value: o.value, testid: o.testid });
-    input.checked = o.value === value;
-    input.addEventListener('change', () => { if (input.checked && onChange) onChange(o.value); });
-    const lab = h('label', { for: id });
-    lab.append(ctx.tNode(o.label));
-    fs.append(h('span', { class: 'radio-item' }, input, lab));
-    inputs.push(input);
-  }
-  return {
-    el: fs,
-    get value() { const c = inputs.find((i) => i.checked); return c ? c.value : null; },
-    set value(v) { for (const i of inputs) i.checked = i.value === v; },
-  };
-}
-
-/** A simple table from header keys and rows of cells (strings or Nodes). */
-export function simpleTable(ctx, { caption, headers, rows, testid, rowHeader = true }) {
-  const table = h('table', { class: 'data-table', testid });
-  if (caption) { const c = h('caption'); c.append(typeof caption === 'string' ? ctx.tNode(caption) : caption); table.append(c); }
-  const thead = h('thead');
-  const tr = h('tr');
-  for (const k of headers) { const th = h('th', { scope: 'col' }); th.append(typeof k === 'string' ? ctx.tNode(k) : k); tr.append(th); }
-  thead.append(tr);
-  const tbody = h('tbody');
-  for (const r of rows) {
-    const row = h('tr');
-    r.forEach((cell, i) => {
-      const c = h(i === 0 && rowHeader ? 'th' : 'td', i === 0 && rowHeader ? { scope: 'row' } : {});
-      c.append(cell instanceof Node ? cell : String(cell));
-      row.append(c);
-    });
-    tbody.append(row);
-  }
-  table.append(thead, tbody);
-  return h('div', { class: 'table-scroll' }, table);
-}
 
 const mean = (a) => a.reduce((s, x) => s + x, 0) / a.length;
 const sd = (a) => { const m = mean(a); return Math.sqrt(a.reduce((s, x) => s + (x - m) ** 2, 0) / Math.max(1, a.length - 1)); };

@@ -11,7 +11,8 @@
 //   s5-stable (sum of the stable weights; data-sum), s5-shift (naive softmax on x − max, data-diff),
 //   s5-threshold (bisection result; data-ok, data-bad).
 
-import { h, setT, simpleTable, serial } from './s4-scaling.mjs';
+import { simpleTable } from '../widgets/table.mjs';
+import { h, setT, serial } from '../dom.mjs';
 import { ltrNumber } from '../numerals.mjs';
 
 const PRESETS = [

@@ -14,8 +14,8 @@
 //   s6-random (heatmap), s6-random-live, s6-rect (heatmap), s6-rect-live, s6-rect-masked.
 
 import { createHeatmap } from '../widgets/heatmap.mjs';
-import { checkbox, controlRow } from '../widgets/controls.mjs';
-import { h, setT, serial, intField, radioGroup } from './s4-scaling.mjs';
+import { checkbox, intField, radioGroup, controlRow } from '../widgets/controls.mjs';
+import { h, setT, serial } from '../dom.mjs';
 
 const D = 8;   // width of the random example's Q and K
 

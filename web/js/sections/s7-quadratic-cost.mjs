@@ -10,9 +10,10 @@
 //   s7-result (data-bytes), s7-table (rows: n, pairs, MB, ratio), s7-table-note (data-mem-ratio),
 //   s7-128k-dec, s7-128k-bin (data-bytes), s7-lin-chart, s7-lin-live, s7-status.
 
-import { select, controlRow } from '../widgets/controls.mjs';
+import { select, intField, controlRow } from '../widgets/controls.mjs';
 import { createChart } from '../widgets/chart.mjs';
-import { h, setT, serial, intField, simpleTable } from './s4-scaling.mjs';
+import { simpleTable } from '../widgets/table.mjs';
+import { h, setT, serial } from '../dom.mjs';
 
 const TABLE_N = [512, 1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072];
 const DTYPES = { fp32: 4, fp16: 2, bf16: 2 };

@@ -19,8 +19,9 @@
 //   s8-big-table (one row per n; data-n, data-refused, data-scratch, data-full on each <tr>).
 
 import { createEngineClient } from '../engine-client.mjs';
-import { select, checkbox, controlRow } from '../widgets/controls.mjs';
-import { h, setT, serial, intField, simpleTable } from './s4-scaling.mjs';
+import { select, checkbox, intField, controlRow } from '../widgets/controls.mjs';
+import { simpleTable } from '../widgets/table.mjs';
+import { h, setT, serial } from '../dom.mjs';
 import { ltrNumber } from '../numerals.mjs';
 
 const D = 4, DV = 3;                       // the traced example: q, k of width 4, v of width 3

@@ -16,6 +16,7 @@ import { WORDS, DEFAULT, computeExample } from '../worked-example.mjs';
 import { createHeatmap } from '../widgets/heatmap.mjs';
 import { matrixView } from '../widgets/matrix-view.mjs';
 import { button } from '../widgets/controls.mjs';
+import { el, prose } from '../dom.mjs';
 
 // numbers for code: Latin digits, at most 4 decimals, no trailing zeros
 const codeNum = (x) => String(Math.round(x * 1e4) / 1e4);
@@ -74,14 +75,7 @@ keep_last = torch.ones(L, S, dtype=torch.bool).tril(diagonal=S - L)`;
 
 export async function mount(root, ctx) {
   const { tNode, state, engine } = ctx;
-  const el = (tag, cls, ...kids) => {
-    const e = document.createElement(tag);
-    if (cls) e.className = cls;
-    e.append(...kids);
-    return e;
-  };
-  const P = (key, params) => el('p', null, tNode(key, params));
-  const H3 = (key) => el('h3', null, tNode(key));
+  const { P, H3 } = prose(ctx);
   const code = (text, testid, lang) => {
     const pre = el('pre', 'code');
     pre.dir = 'ltr';

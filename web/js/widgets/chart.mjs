@@ -25,6 +25,8 @@
 // the figure carries data-points="<count>" once data has been drawn.
 // No inline styles: colours and strokes come from css/experiments.css classes.
 
+import { captionedFigure, textOf, nodeOf } from '../dom.mjs';
+
 const SVGNS = 'http://www.w3.org/2000/svg';
 let uid = 0;
 
@@ -65,19 +67,11 @@ export function createChart(ctx, opts = {}) {
   const seriesDefs = opts.series || [];
   const formatX = opts.formatX || ((v) => ctx.fmt(v, { maximumFractionDigits: 2 }));
   const formatY = opts.formatY || ((v) => ctx.fmt(v, { maximumFractionDigits: 3 }));
-  const txt = (k) => (k == null ? '' : typeof k === 'string' ? ctx.t(k) : k.textContent);
-  const node = (k) => (k == null ? document.createTextNode('') : typeof k === 'string' ? ctx.tNode(k) : k.cloneNode(true));
 
   let data = seriesDefs.map(() => []);
   let guides = [];
 
-  const el = document.createElement('figure');
-  el.className = 'chart';
-  el.dataset.testid = testid;
-  const cap = document.createElement('figcaption');
-  cap.className = 'chart-title';
-  cap.id = `${id}-cap`;
-  if (opts.title) cap.append(node(opts.title));
+  const { el, cap } = captionedFigure(ctx, { cls: 'chart', capClass: 'chart-title', id, testid, label: opts.title });
 
   const legend = document.createElement('ul');
   legend.className = 'chart-legend';
@@ -86,7 +80,7 @@ export function createChart(ctx, opts = {}) {
     const sw = document.createElement('span');
     sw.className = `chart-swatch chart-s${i} chart-kind-${s.kind || 'line'}`;
     sw.setAttribute('aria-hidden', 'true');
-    li.append(sw, node(s.label));
+    li.append(sw, nodeOf(ctx, s.label));
     legend.append(li);
   });
 
@@ -100,7 +94,7 @@ export function createChart(ctx, opts = {}) {
   const details = document.createElement('details');
   details.className = 'chart-table';
   const summary = document.createElement('summary');
-  summary.append(opts.tableLabel ? node(opts.tableLabel) : ctx.tNode('site.showTable'));
+  summary.append(opts.tableLabel ? nodeOf(ctx, opts.tableLabel) : ctx.tNode('site.showTable'));
   const tableWrap = document.createElement('div');
   tableWrap.className = 'table-scroll';
   details.append(summary, tableWrap);
@@ -170,10 +164,10 @@ export function createChart(ctx, opts = {}) {
     }
     svg('rect', { x: mL, y: mT, width: pw, height: ph, class: 'chart-frame' }, root);
     const xl = svg('text', { x: mL + pw / 2, y: H - 8, class: 'chart-axis-label', 'text-anchor': 'middle' }, root);
-    xl.textContent = txt(opts.xLabel);
+    xl.textContent = textOf(ctx, opts.xLabel);
     const yl = svg('text', { x: 0, y: 0, class: 'chart-axis-label', 'text-anchor': 'middle',
       transform: `translate(13 ${mT + ph / 2}) rotate(-90)` }, root);
-    yl.textContent = txt(opts.yLabel);
+    yl.textContent = textOf(ctx, opts.yLabel);
 
     for (const g of guides) {
       if (g.axis === 'y') {
@@ -210,17 +204,17 @@ export function createChart(ctx, opts = {}) {
     const table = document.createElement('table');
     table.dataset.testid = `${testid}-table`;
     const caption = document.createElement('caption');
-    if (opts.title) caption.append(node(opts.title));
+    if (opts.title) caption.append(nodeOf(ctx, opts.title));
     const thead = document.createElement('thead');
     const hr = document.createElement('tr');
     const h0 = document.createElement('th');
     h0.scope = 'col';
-    h0.append(node(opts.xLabel));
+    h0.append(nodeOf(ctx, opts.xLabel));
     hr.append(h0);
     for (const s of seriesDefs) {
       const th = document.createElement('th');
       th.scope = 'col';
-      th.append(node(s.label));
+      th.append(nodeOf(ctx, s.label));
       hr.append(th);
     }
     thead.append(hr);

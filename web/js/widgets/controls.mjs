@@ -12,13 +12,18 @@
 //       formatted with ctx.fmt. Digits fixed in a text follow the Latin-digits setting too.
 //   const s = numberField(ctx, { label: 's4.seed', value: 1, min: 0, max: 1e9, integer: true, onChange });
 //   const b = button(ctx, { label: 's8.run', onClick, testid: 's8-run' });
+//   const k = intField(ctx, { label: 's8.ctl.keys', value: 10, min: 2, max: 16, errKey: 's8.err.int',
+//                             testid: 's8-keys', onChange });   // the section's own error text
+//   const r = radioGroup(ctx, { legend: 's6.ctl.align', name: 's6-align', value: 'tl', onChange,
+//                               options: [{ value: 'tl', label: 's6.align.topLeft', testid: 's6-align-tl' }, …] });
 //   root.append(controlRow(n, dk, c));          // a wrapping flex row
 //   n.value; n.value = 128;                     // read / set without firing callbacks
 // `label` is a text key (rendered with tNode) or a DOM Node. Each control returns
 // {el, input, value}; `values` makes a slider step through a list (index-based).
 // data-testid goes on the <input>/<select>/<button> itself.
 
-import { parseNumber, toLatinDigits } from '../numerals.mjs';
+import { parseNumber, latinizeText } from '../numerals.mjs';
+import { h, setT } from '../dom.mjs';
 
 let uid = 0;
 const nextId = (p) => `${p}-${++uid}`;
@@ -27,6 +32,27 @@ function labelNode(ctx, label) {
   if (label == null) return document.createTextNode('');
   if (typeof label === 'string') return ctx.tNode(label);
   return label;
+}
+
+// The parts every labelled control starts with: a fresh id (prefix-N), the wrapper
+// <div class="control control-<kind>"> and a <label for=id> holding the label.
+function labelled(ctx, kind, prefix, label) {
+  const id = nextId(prefix);
+  const el = document.createElement('div');
+  el.className = `control control-${kind}`;
+  const lab = document.createElement('label');
+  lab.htmlFor = id;
+  lab.append(labelNode(ctx, label));
+  return { id, el, lab };
+}
+
+// <input type=type id=id> with data-testid when given.
+function inputEl(type, id, testid) {
+  const input = document.createElement('input');
+  input.type = type;
+  input.id = id;
+  if (testid) input.dataset.testid = testid;
+  return input;
 }
 
 export function controlRow(...controls) {
@@ -39,16 +65,8 @@ export function controlRow(...controls) {
 export function slider(ctx, opts) {
   const { label, min = 0, max = 100, step = 1, values = null, onInput, onChange, testid } = opts;
   const format = opts.format || ((v) => ctx.fmt(v));
-  const id = nextId('sl');
-  const el = document.createElement('div');
-  el.className = 'control control-slider';
-  const lab = document.createElement('label');
-  lab.htmlFor = id;
-  lab.append(labelNode(ctx, label));
-  const input = document.createElement('input');
-  input.type = 'range';
-  input.id = id;
-  if (testid) input.dataset.testid = testid;
+  const { id, el, lab } = labelled(ctx, 'slider', 'sl', label);
+  const input = inputEl('range', id, testid);
   const out = document.createElement('output');
   out.htmlFor = id;
   out.className = 'control-value';
@@ -85,17 +103,9 @@ export function slider(ctx, opts) {
 
 export function checkbox(ctx, opts) {
   const { label, checked = false, onChange, testid } = opts;
-  const id = nextId('cb');
-  const el = document.createElement('div');
-  el.className = 'control control-checkbox';
-  const input = document.createElement('input');
-  input.type = 'checkbox';
-  input.id = id;
+  const { id, el, lab } = labelled(ctx, 'checkbox', 'cb', label);
+  const input = inputEl('checkbox', id, testid);
   input.checked = !!checked;
-  if (testid) input.dataset.testid = testid;
-  const lab = document.createElement('label');
-  lab.htmlFor = id;
-  lab.append(labelNode(ctx, label));
   input.addEventListener('change', () => { if (onChange) onChange(input.checked); });
   el.append(input, lab);
   return {
@@ -107,18 +117,9 @@ export function checkbox(ctx, opts) {
   };
 }
 
-// Persian / Arabic-Indic digits written into a text → 0–9 with "." and "," separators
-// (the Latin-digits setting); Latin words such as fp16 are untouched.
-const latinText = (s) => toLatinDigits(s).replace(/(\d)\u066b(?=\d)/g, '$1.').replace(/(\d)\u066c(?=\d)/g, '$1,');
-
 export function select(ctx, opts) {
   const { label, options = [], value, onChange, testid } = opts;
-  const id = nextId('se');
-  const el = document.createElement('div');
-  el.className = 'control control-select';
-  const lab = document.createElement('label');
-  lab.htmlFor = id;
-  lab.append(labelNode(ctx, label));
+  const { id, el, lab } = labelled(ctx, 'select', 'se', label);
   const sel = document.createElement('select');
   sel.id = id;
   if (testid) sel.dataset.testid = testid;
@@ -128,7 +129,8 @@ export function select(ctx, opts) {
     // a text key when the dictionary has it, else the label (or value) as given
     const text = typeof o.label === 'string' && ctx.has && ctx.has(o.label)
       ? ctx.t(o.label, o.params) : String(o.label ?? o.value);
-    opt.textContent = ctx.latinDigits ? latinText(text) : text;
+    // digits fixed in the text follow the Latin-digits setting (fp16 and the like are untouched)
+    opt.textContent = ctx.latinDigits ? latinizeText(text) : text;
     sel.append(opt);
   }
   if (value !== undefined) sel.value = String(value);
@@ -148,20 +150,12 @@ export function select(ctx, opts) {
 /** A text field for one number in any numerals; invalid input shows err.number.* and keeps the last value. */
 export function numberField(ctx, opts) {
   const { label, min = -Infinity, max = Infinity, integer = false, onChange, testid } = opts;
-  const id = nextId('nf');
-  const el = document.createElement('div');
-  el.className = 'control control-number';
-  const lab = document.createElement('label');
-  lab.htmlFor = id;
-  lab.append(labelNode(ctx, label));
-  const input = document.createElement('input');
-  input.type = 'text';
-  input.id = id;
+  const { id, el, lab } = labelled(ctx, 'number', 'nf', label);
+  const input = inputEl('text', id, testid);
   input.inputMode = integer ? 'numeric' : 'decimal';
   input.autocomplete = 'off';
   input.spellcheck = false;
   input.dir = 'ltr';
-  if (testid) input.dataset.testid = testid;
   const msg = document.createElement('span');
   msg.className = 'field-error';
   msg.id = id + '-err';
@@ -207,4 +201,74 @@ export function button(ctx, opts) {
   b.append(labelNode(ctx, label));
   if (onClick) b.addEventListener('click', onClick);
   return { el: b, input: b };
+}
+
+// intField and radioGroup number their ids with their own counter (`<testid>-N`,
+// `<name>-<value>-N`), as they did when they lived in sections/s4-scaling.mjs.
+let fieldUid = 0;
+
+/**
+ * Integer text field in any numerals (Persian, Arabic-Indic, Latin). Invalid
+ * input (empty, letters, NaN, out of range, fractions) shows the section's own
+ * message next to the field and keeps the last valid value.
+ */
+export function intField(ctx, { label, value, min, max, errKey, testid, onChange }) {
+  const id = `${testid || 'int'}-${++fieldUid}`;
+  const wrap = h('div', { class: 'control control-number' });
+  const lab = h('label', { for: id });
+  lab.append(typeof label === 'string' ? ctx.tNode(label) : label);
+  const input = h('input', { type: 'text', id, inputmode: 'numeric', autocomplete: 'off', spellcheck: 'false', dir: 'ltr', testid });
+  const msg = h('span', { class: 'field-error', id: `${id}-err`, 'aria-live': 'polite', testid: testid ? `${testid}-error` : null });
+  input.setAttribute('aria-describedby', msg.id);
+  let v = value;
+  const show = () => { input.value = ctx.fmt(v, { useGrouping: false, maximumFractionDigits: 0 }); };
+  show();
+  const commit = () => {
+    const r = ctx.parseNumber(input.value);
+    if (!r.ok || !Number.isInteger(r.value) || r.value < min || r.value > max) {
+      setT(ctx, msg, errKey, { min, max });
+      input.setAttribute('aria-invalid', 'true');
+      wrap.classList.add('is-invalid');
+      return;
+    }
+    msg.textContent = '';
+    input.removeAttribute('aria-invalid');
+    wrap.classList.remove('is-invalid');
+    const changed = r.value !== v;
+    v = r.value;
+    show();
+    if (changed && onChange) onChange(v);
+  };
+  input.addEventListener('change', commit);
+  input.addEventListener('keydown', (e) => { if (e.key === 'Enter') { e.preventDefault(); commit(); } });
+  wrap.append(lab, input, msg);
+  return {
+    el: wrap, input,
+    get value() { return v; },
+    set value(x) { v = x; msg.textContent = ''; input.removeAttribute('aria-invalid'); wrap.classList.remove('is-invalid'); show(); },
+  };
+}
+
+/** A radio group (fieldset) whose labels may hold KaTeX. */
+export function radioGroup(ctx, { legend, name, options, value, onChange }) {
+  const fs = h('fieldset', { class: 'control control-radio' });
+  const lg = h('legend');
+  lg.append(ctx.tNode(legend));
+  fs.append(lg);
+  const inputs = [];
+  for (const o of options) {
+    const id = `${name}-${o.value}-${++fieldUid}`;
+    const input = h('input', { type: 'radio', name: `${name}-${fieldUid}`, id, value: o.value, testid: o.testid });
+    input.checked = o.value === value;
+    input.addEventListener('change', () => { if (input.checked && onChange) onChange(o.value); });
+    const lab = h('label', { for: id });
+    lab.append(ctx.tNode(o.label));
+    fs.append(h('span', { class: 'radio-item' }, input, lab));
+    inputs.push(input);
+  }
+  return {
+    el: fs,
+    get value() { const c = inputs.find((i) => i.checked); return c ? c.value : null; },
+    set value(v) { for (const i of inputs) i.checked = i.value === v; },
+  };
 }

@@ -24,6 +24,7 @@
 // numbers (up to maxTable rows/cols, default 64) as real <th>/<td>.
 
 import { ltrNumber } from '../numerals.mjs';
+import { captionedFigure, textOf, nodeOf } from '../dom.mjs';
 
 const PALETTES = {
   viridis: ['#440154', '#472d7b', '#3b528b', '#2c728e', '#21918c', '#28ae80', '#5ec962', '#addc30', '#fde725'],
@@ -60,8 +61,6 @@ export function createHeatmap(ctx, opts = {}) {
   const maxCell = opts.maxCell ?? 56;
   const lut = makeLut(opts.palette || 'viridis');
   const testid = opts.testid || id;
-  const textOf = (x) => (x == null ? '' : typeof x === 'string' ? ctx.t(x) : x.textContent);
-  const nodeOf = (x) => (x == null ? document.createTextNode('') : typeof x === 'string' ? ctx.tNode(x) : x.cloneNode(true));
 
   let m = null;
   let rowLabels = opts.rowLabels || null;
@@ -72,13 +71,7 @@ export function createHeatmap(ctx, opts = {}) {
   let layout = null;
 
   // ---- DOM
-  const el = document.createElement('figure');
-  el.className = 'heatmap';
-  el.dataset.testid = testid;
-  const cap = document.createElement('figcaption');
-  cap.className = 'heatmap-caption';
-  cap.id = `${id}-cap`;
-  if (opts.label) cap.append(nodeOf(opts.label));
+  const { el, cap } = captionedFigure(ctx, { cls: 'heatmap', capClass: 'heatmap-caption', id, testid, label: opts.label });
   // stage: scrolls when the matrix is wider than the page; inner: LTR box the size of the
   // canvas (rows top-down, columns left to right, as matrices are written), at the start side.
   const stage = document.createElement('div');
@@ -273,7 +266,7 @@ export function createHeatmap(ctx, opts = {}) {
     table.dataset.testid = `${testid}-table`;
     const caption = document.createElement('caption');
     caption.dir = document.documentElement.dir || 'rtl';   // prose inside the LTR table
-    caption.append(opts.label ? nodeOf(opts.label) : '');
+    caption.append(opts.label ? nodeOf(ctx, opts.label) : '');
     table.append(caption);
     const thead = document.createElement('thead');
     const hr = document.createElement('tr');
@@ -282,7 +275,7 @@ export function createHeatmap(ctx, opts = {}) {
     const corner = document.createElement(opts.rowTitle || opts.colTitle ? 'th' : 'td');
     if (opts.rowTitle || opts.colTitle) {
       corner.scope = 'col';
-      corner.append(opts.rowTitle ? nodeOf(opts.rowTitle) : '', ' \\ ', opts.colTitle ? nodeOf(opts.colTitle) : '');
+      corner.append(opts.rowTitle ? nodeOf(ctx, opts.rowTitle) : '', ' \\ ', opts.colTitle ? nodeOf(ctx, opts.colTitle) : '');
     }
     hr.append(corner);
     for (let j = 0; j < C; j++) {
@@ -330,7 +323,7 @@ export function createHeatmap(ctx, opts = {}) {
   function updateAria() {
     if (!m) return;
     canvas.setAttribute('aria-label', ctx.t('site.heatmapAria', {
-      label: textOf(opts.label), rows: m.rows, cols: m.cols,
+      label: textOf(ctx, opts.label), rows: m.rows, cols: m.cols,
     }));
     legLo.textContent = fmtV(lo);
     legHi.textContent = fmtV(hi);

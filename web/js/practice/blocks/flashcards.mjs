@@ -17,19 +17,15 @@
 //   flashcard-keys (the shortcut help).
 
 import { numberLocale } from '../../numerals.mjs';
-import { WORKED } from '../generators.mjs';
 import { GRADES } from '../scheduler.mjs';
-import { h, tx, p, liveRegion, say, button, num, mat } from './ui.mjs';
+import { h } from '../../dom.mjs';
+import { tx, p, liveRegion, say, button, num, mat, workedQKV } from './ui.mjs';
 
 const DECK = Array.from({ length: 35 }, (_, i) => `c${String(i + 1).padStart(2, '0')}`);
 
-const matmul = (a, b) => a.map((r) => b[0].map((_, j) => r.reduce((s, x, k) => s + x * b[k][j], 0)));
-const flat = (m) => mat(m.length, m[0].length, m.flat());
-
 // Engine values used by the cards, computed once per page.
 async function liveValues(engine) {
-  const { x, wq, wk, wv } = WORKED;
-  const q = flat(matmul(x, wq)), k = flat(matmul(x, wk)), v = flat(matmul(x, wv));
+  const { q, k, v } = workedQKV();
   const [a, uni, causal, mb8k, mb32k, b64, gib128, dec128, trace] = await Promise.all([
     engine.attention({ q, k, v, returnWeights: true }),
     engine.rowStats(mat(1, 8, Array(8).fill(1 / 8))),

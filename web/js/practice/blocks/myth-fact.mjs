@@ -20,11 +20,10 @@
 
 import { createHeatmap } from '../../widgets/heatmap.mjs';
 import { WORKED } from '../generators.mjs';
-import { change, vecNode, h, tx, p, table, num, safely, mat, zeros, nextId, button } from './ui.mjs';
+import { h } from '../../dom.mjs';
+import { change, vecNode, tx, p, table, num, safely, zeros, nextId, button, matmul, flat, introAndList } from './ui.mjs';
 
 const SEEDS = [1, 2, 3, 4, 5];
-const matmul = (a, b) => a.map((r) => b[0].map((_, j) => r.reduce((s, x, k) => s + x * b[k][j], 0)));
-const flat = (m) => mat(m.length, m[0].length, m.flat());
 const sum = (a) => a.reduce((s, x) => s + x, 0);
 const mean = (a) => sum(a) / a.length;
 
@@ -266,8 +265,5 @@ function mountMyth(ctx, id) {
 }
 
 export async function mount(root, ctx) {
-  root.append(p(ctx, 'myth.ui.intro', null, 'block-intro'));
-  const list = h('div', { class: 'myths' });
-  for (const id of IDS) list.append(mountMyth(ctx, id));
-  root.append(list);
+  introAndList(root, ctx, { introKey: 'myth.ui.intro', listClass: 'myths', items: IDS, make: mountMyth });
 }

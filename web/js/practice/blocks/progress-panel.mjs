@@ -8,7 +8,8 @@
 // input), progress-message (live region, data-kind="ok|bad", data-code = import
 // error code), progress-not-saved (shown when storage does not persist).
 
-import { h, tx, p, liveRegion, say, button } from './ui.mjs';
+import { h } from '../../dom.mjs';
+import { tx, p, liveRegion, say, button } from './ui.mjs';
 
 export async function mount(root, ctx) {
   const store = ctx.store;

@@ -19,7 +19,8 @@
 import { QUIZ } from '../generators.mjs';
 import { gradeQuestion } from '../grading.mjs';
 import { createRng, freshSeed } from '../random.mjs';
-import { h, tx, p, liveRegion, say, choiceGroup, answerField, showGrade, button, num } from './ui.mjs';
+import { h } from '../../dom.mjs';
+import { tx, p, liveRegion, say, choiceGroup, answerField, showGrade, button, num } from './ui.mjs';
 import { solutionList, promptNode, toleranceNode, hintControl } from './try-yourself.mjs';
 
 export const MCQ = Array.from({ length: 20 }, (_, i) => `q${String(i + 1).padStart(2, '0')}`);

@@ -21,17 +21,12 @@
 import { slider, checkbox, select, controlRow } from '../../widgets/controls.mjs';
 import { createHeatmap } from '../../widgets/heatmap.mjs';
 import { WORKED } from '../generators.mjs';
+import { h } from '../../dom.mjs';
 import {
-  change, h, tx, p, liveRegion, say, choiceGroup, button, seededShuffle, num, table, safely, mat, zeros,
+  change, tx, p, liveRegion, say, choiceGroup, button, seededShuffle, num, table, safely, zeros, workedQKV, introAndList,
 } from './ui.mjs';
 
 const SEEDS = [1, 2, 3, 4, 5];
-const matmul = (a, b) => a.map((r) => b[0].map((_, j) => r.reduce((s, x, k) => s + x * b[k][j], 0)));
-const flat = (m) => mat(m.length, m[0].length, m.flat());
-function worked() {
-  const { x, wq, wk, wv } = WORKED;
-  return { q: flat(matmul(x, wq)), k: flat(matmul(x, wk)), v: flat(matmul(x, wv)) };
-}
 
 // Run fn only for the latest request: slider drags fire many changes.
 function latest() {
@@ -208,7 +203,7 @@ const EXPERIMENTS = [
   {
     id: 'e5', choices: ['c1', 'c2', 'c3'], correct: 'c1',
     async reveal(ctx, out) {
-      const tr = await ctx.engine.onlineSoftmaxTrace({ ...worked(), row: 2, blockK: 2 });
+      const tr = await ctx.engine.onlineSoftmaxTrace({ ...workedQKV(), row: 2, blockK: 2 });
       out.append(p(ctx, 'practice.try.e5.result', { diff: ctx.fmt(tr.maxAbsDiff, { maximumSignificantDigits: 2 }) }, 'try-result-line'));
     },
     play(ctx, area) {
@@ -216,7 +211,7 @@ const EXPERIMENTS = [
       const tableBox = h('div', { class: 'trace-box' });
       const run = latest();
       const update = () => run(async (isLatest) => {
-        const tr = await safely(ctx, live, () => ctx.engine.onlineSoftmaxTrace({ ...worked(), row: 2, blockK: blockCtl.value }));
+        const tr = await safely(ctx, live, () => ctx.engine.onlineSoftmaxTrace({ ...workedQKV(), row: 2, blockK: blockCtl.value }));
         if (!tr || !isLatest()) return;
         say(live, ctx, 'practice.try.e5.live', { block: blockCtl.value, tiles: tr.steps.length, diff: ctx.fmt(tr.maxAbsDiff, { maximumSignificantDigits: 2 }) });
         const rows = tr.steps.map((s) => [
@@ -239,7 +234,7 @@ const EXPERIMENTS = [
   {
     id: 'e6', choices: ['c1', 'c2', 'c3', 'c4'], correct: 'c1',
     async reveal(ctx, out) {
-      const a = await ctx.engine.attention({ ...worked(), returnWeights: true });
+      const a = await ctx.engine.attention({ ...workedQKV(), returnWeights: true });
       out.append(p(ctx, 'practice.try.e6.result', {
         score: a.scores.data[2 * 4 + 2], pct: ctx.pct(a.weights.data[2 * 4 + 2], { maximumFractionDigits: 0 }),
       }, 'try-result-line'));
@@ -253,7 +248,7 @@ const EXPERIMENTS = [
       const live = liveRegion('try-live', { cls: 'try-live' });
       const run = latest();
       const update = () => run(async (isLatest) => {
-        const a = await safely(ctx, live, () => ctx.engine.attention({ ...worked(), causal: causalCtl.checked, returnWeights: true }));
+        const a = await safely(ctx, live, () => ctx.engine.attention({ ...workedQKV(), causal: causalCtl.checked, returnWeights: true }));
         if (!a || !isLatest()) return;
         hm.update(a.weights);
         hm.select(2, 2);
@@ -326,8 +321,5 @@ function mountExperiment(ctx, ex) {
 }
 
 export async function mount(root, ctx) {
-  root.append(p(ctx, 'practice.try.intro', null, 'block-intro'));
-  const list = h('div', { class: 'experiments' });
-  for (const ex of EXPERIMENTS) list.append(mountExperiment(ctx, ex));
-  root.append(list);
+  introAndList(root, ctx, { introKey: 'practice.try.intro', listClass: 'experiments', items: EXPERIMENTS, make: mountExperiment });
 }

@@ -18,7 +18,8 @@ import { EXERCISES, forDisplay } from '../generators.mjs';
 import { gradeQuestion } from '../grading.mjs';
 import { freshSeed } from '../random.mjs';
 import { select } from '../../widgets/controls.mjs';
-import { h, tx, p, liveRegion, say, answerField, showGrade, button, num, nextId } from './ui.mjs';
+import { h } from '../../dom.mjs';
+import { tx, p, liveRegion, say, answerField, showGrade, button, num, nextId } from './ui.mjs';
 
 const IDS = Object.keys(EXERCISES);
 

@@ -1,36 +1,17 @@
-// Small DOM helpers shared by the five practice blocks: element builder, prose
+// Small helpers shared by the five practice blocks (elements come from ../../dom.mjs): prose
 // with the page's digits, live regions, radio choice groups, numeric answer
 // fields and grading feedback. No engine calls and no storage here.
 //
 // ctx (built by pages/practice.mjs): {lang, latinDigits, engine, store, t, tNode,
 // fmt, has, pct, fmtBytes, localize, errorNode, ...}.
 
-import { toLatinDigits } from '../../numerals.mjs';
+import { latinizeText } from '../../numerals.mjs';
 import { ltrExpr } from '../../i18n.mjs';
+import { h } from '../../dom.mjs';
+import { WORKED } from '../generators.mjs';
 
 let uid = 0;
 export const nextId = (p = 'p') => `${p}-${++uid}`;
-
-/**
- * h('button', {class: 'btn', testid: 'x', type: 'button', on: {click}}, child, …)
- * Known props: class, testid, text, on, hidden, dataset; everything else is an attribute
- * (booleans: true → present, false/null → absent).
- */
-export function h(tag, props = {}, ...kids) {
-  const el = document.createElement(tag);
-  for (const [k, v] of Object.entries(props || {})) {
-    if (v == null || v === false) continue;
-    if (k === 'class') el.className = v;
-    else if (k === 'testid') el.dataset.testid = v;
-    else if (k === 'text') el.textContent = v;
-    else if (k === 'hidden') el.hidden = !!v;
-    else if (k === 'on') for (const [ev, fn] of Object.entries(v)) el.addEventListener(ev, fn);
-    else if (k === 'dataset') Object.assign(el.dataset, v);
-    else el.setAttribute(k, v === true ? '' : String(v));
-  }
-  for (const kid of kids.flat()) if (kid != null && kid !== false) el.append(kid);
-  return el;
-}
 
 // Prose strings hold their fixed numbers in the page's own digits (۸٬۱۹۲ / ٨٬١٩٢).
 // With the Latin-digits setting, turn those into 0–9 with "." and "," separators;
@@ -44,7 +25,7 @@ function latinizeTree(node) {
   for (const n of texts) {
     const s = n.nodeValue;
     if (/[\u06f0-\u06f9\u0660-\u0669\u066b\u066c]/.test(s)) {
-      n.nodeValue = toLatinDigits(s).replace(/(\d)\u066b(?=\d)/g, '$1.').replace(/(\d)\u066c(?=\d)/g, '$1,');
+      n.nodeValue = latinizeText(s);
     }
   }
   return node;
@@ -59,11 +40,17 @@ export function tx(ctx, key, params) {
 /** t() (plain string) with the same digit handling. */
 export function ts(ctx, key, params) {
   const s = ctx.t(key, params);
-  return ctx.latinDigits ? toLatinDigits(s).replace(/(\d)\u066b(?=\d)/g, '$1.').replace(/(\d)\u066c(?=\d)/g, '$1,') : s;
+  return ctx.latinDigits ? latinizeText(s) : s;
 }
 
 export function p(ctx, key, params, cls) {
   return h('p', { class: cls }, tx(ctx, key, params));
+}
+
+/** A block's body: its intro paragraph, then a <div class=listClass> of make(ctx, item) for each item. */
+export function introAndList(root, ctx, { introKey, listClass, items, make }) {
+  root.append(p(ctx, introKey, null, 'block-intro'));
+  root.append(h('div', { class: listClass }, items.map((item) => make(ctx, item))));
 }
 
 /** A polite (or assertive) live region. */
@@ -241,3 +228,14 @@ export async function safely(ctx, region, fn) {
 /** Float32 matrix helper. */
 export const mat = (rows, cols, values) => ({ rows, cols, data: Float32Array.from(values) });
 export const zeros = (rows, cols) => ({ rows, cols, data: new Float32Array(rows * cols) });
+
+/** Product of two small matrices given as nested arrays (rows of numbers). */
+export const matmul = (a, b) => a.map((r) => b[0].map((_, j) => r.reduce((s, x, k) => s + x * b[k][j], 0)));
+/** Nested arrays → a Float32 matrix for the engine. */
+export const flat = (m) => mat(m.length, m[0].length, m.flat());
+
+/** The worked example's projections q = x·W_Q, k = x·W_K, v = x·W_V as engine matrices. */
+export function workedQKV() {
+  const { x, wq, wk, wv } = WORKED;
+  return { q: flat(matmul(x, wq)), k: flat(matmul(x, wk)), v: flat(matmul(x, wv)) };
+}

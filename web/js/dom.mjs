@@ -1,0 +1,80 @@
+// Small DOM helpers shared by the lesson sections, the widgets and the practice
+// blocks: one element builder, text-key setters, and a guard that keeps one
+// render running at a time. Nothing here knows about the engine or the store.
+//
+// Usage:
+//   import { h, el, prose, setT, textOf, nodeOf, serial } from '../dom.mjs';
+//   h('button', { class: 'btn', testid: 's8-run', type: 'button', on: { click } }, child, …)
+//   el('div', 'roads', loop, matrix)             // h() with only a class
+//   const { P, H3 } = prose(ctx);  root.append(H3('s3.loopTitle'), P('s3.loopText'));
+//   setT(ctx, status, 's7.err.engine');          // replace content by a text key
+//   const calc = serial(async () => { … });      // calls during a run collapse into one re-run
+
+/**
+ * h(tag, props, ...kids). Known props: class, testid, text, on ({event: fn}), hidden,
+ * dataset; every other prop is an attribute (true → present, false/null → absent).
+ * Kids: Nodes or strings; arrays are flattened, null/undefined/false are skipped.
+ */
+export function h(tag, props = {}, ...kids) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(props || {})) {
+    if (v == null || v === false) continue;
+    if (k === 'class') e.className = v;
+    else if (k === 'testid') e.dataset.testid = v;
+    else if (k === 'text') e.textContent = v;
+    else if (k === 'hidden') e.hidden = !!v;
+    else if (k === 'on') for (const [ev, fn] of Object.entries(v)) e.addEventListener(ev, fn);
+    else if (k === 'dataset') Object.assign(e.dataset, v);
+    else e.setAttribute(k, v === true ? '' : String(v));
+  }
+  for (const kid of kids.flat()) if (kid != null && kid !== false) e.append(kid);
+  return e;
+}
+
+/** h() with a class name only: el('p', 'note', …kids); a null/empty class sets none. */
+export const el = (tag, cls, ...kids) => h(tag, { class: cls || null }, ...kids);
+
+/** Paragraph and <h3> builders for a section's text keys (ctx.tNode). */
+export function prose(ctx) {
+  return {
+    P: (key, params) => el('p', null, ctx.tNode(key, params)),
+    H3: (key, params) => el('h3', null, ctx.tNode(key, params)),
+  };
+}
+
+/** Replace node's content by the text key rendered with params. */
+export function setT(ctx, node, key, params) {
+  node.textContent = '';
+  node.append(ctx.tNode(key, params));
+  return node;
+}
+
+/** A label given as a text key (or a Node, or nothing), as plain text. */
+export const textOf = (ctx, x) => (x == null ? '' : typeof x === 'string' ? ctx.t(x) : x.textContent);
+
+/** The same label as a Node to append (a given Node is cloned, so it can be used twice). */
+export const nodeOf = (ctx, x) => (x == null ? document.createTextNode('') : typeof x === 'string' ? ctx.tNode(x) : x.cloneNode(true));
+
+/** Run fn at most once at a time; calls made meanwhile collapse into one re-run. */
+export function serial(fn) {
+  let running = false, again = false;
+  return async function run() {
+    if (running) { again = true; return; }
+    running = true;
+    try {
+      do { again = false; await fn(); } while (again);
+    } finally { running = false; }
+  };
+}
+
+/**
+ * The frame of a figure widget (chart, heatmap): <figure class=cls data-testid=testid>
+ * and its <figcaption class=capClass id="<id>-cap"> holding label (text key or Node),
+ * not yet appended (the widget puts it first, with its own parts).
+ */
+export function captionedFigure(ctx, { cls, capClass, id, testid, label }) {
+  const el = h('figure', { class: cls, testid });
+  const cap = h('figcaption', { class: capClass, id: `${id}-cap` });
+  if (label) cap.append(nodeOf(ctx, label));
+  return { el, cap };
+}

@@ -1,0 +1,169 @@
+// What the two page entry points (pages/lesson.mjs, pages/practice.mjs) do alike:
+// read the settings, load the prose (or show a fallback line when the text file
+// cannot load), wire the header (Latin-digits checkbox, language switch), start
+// the engine worker with its status banner, build the ctx every section/block
+// gets, and mount one part of the page in its own try/catch.
+//
+// Usage (as in practice.mjs):
+//   const errorNode = makeErrorNode('practice.engine.callFailed');   // fallback text key
+//   const page = await loadPage({ fallback: FALLBACK, readyKey: 'practice',
+//                                 href: (a) => `../${other}/practice.html${location.hash}` });
+//   if (!page) return;                       // text failed: html[data-practice="error"]
+//   const engine = startEngine(errorNode, 'practice.engine.error');
+//   const ctx = { ...baseCtx(page.settings, { unitKey: 'practice.unit', errorNode }), engine, store };
+//   await mountPart('try', { load: () => import('../practice/blocks/try-without-code.mjs'),
+//                            ctx: () => ctx, errorNode, failKey: 'practice.blockFailed', what: 'practice block' });
+//   scrollToHash();
+// Hooks set here: <html data-engine="loading|ready|error">, data-<readyKey>="error" when the
+// text fails, #engine-status (the banner), data-state on each part's root.
+
+import { getSettings, setSettings } from '../settings.mjs';
+import { formatBytes, formatPercent, localizeDigits, parseNumber } from '../numerals.mjs';
+import { loadText, t, tNode, fmt, has, renderMath, renderMarkup } from '../i18n.mjs';
+import { createEngineClient } from '../engine-client.mjs';
+
+export const html = document.documentElement;
+export const lang = html.lang === 'ar' ? 'ar' : 'fa';
+export const other = lang === 'fa' ? 'ar' : 'fa';
+
+function readSettings() {
+  try { return getSettings(); } catch { return { lang, latinDigits: false }; }
+}
+
+/**
+ * The page's errorNode(err, extraKey): a message element in the page language, from
+ * extraKey, else err.engine.<err.code>, else fallbackKey; with err.message as an LTR detail
+ * unless extraKey is given.
+ */
+export function makeErrorNode(fallbackKey) {
+  return function errorNode(err, extraKey) {
+    const p = document.createElement('p');
+    p.className = 'error-message';
+    p.setAttribute('role', 'alert');
+    const code = err && err.code;
+    p.append(tNode(extraKey || (has(`err.engine.${code}`) ? `err.engine.${code}` : fallbackKey)));
+    if (err && err.message && !extraKey) {
+      const detail = document.createElement('bdi');
+      detail.dir = 'ltr';
+      detail.className = 'error-detail';
+      detail.textContent = ` (${err.message})`;
+      p.append(detail);
+    }
+    return p;
+  };
+}
+
+// Header: the Latin-digits checkbox (saved, then the page reloads with the new digits;
+// the URL keeps the learner's place) and the language switch, whose href(a) is refreshed
+// before it is followed. Returns that refresh function.
+function setupHeader(settings, href) {
+  const cb = document.getElementById('latin-digits');
+  if (cb) {
+    cb.checked = !!settings.latinDigits;
+    cb.addEventListener('change', () => {
+      try { setSettings({ latinDigits: cb.checked }); } catch { /* store unavailable */ }
+      location.reload();
+    });
+  }
+  const a = document.getElementById('lang-switch');
+  const update = () => { if (a) a.href = href(a); };
+  if (a) {
+    update();
+    a.addEventListener('click', () => {
+      update();
+      try { setSettings({ lang: other }); } catch { /* ignore */ }
+    });
+    a.addEventListener('focus', update);
+    a.addEventListener('mouseenter', update);
+  }
+  return update;
+}
+
+/**
+ * Settings, prose and header. Returns {settings, updateLangSwitch}, or null when the text
+ * file cannot load (then `fallback[lang]` is shown in #engine-status and
+ * html.dataset[readyKey] = 'error').
+ */
+export async function loadPage({ fallback, readyKey, href }) {
+  html.dataset.engine = 'loading';
+  const settings = readSettings();
+  if (settings.latinDigits) html.classList.add('latin-digits');
+  try {
+    await loadText(lang, { latinDigits: !!settings.latinDigits });
+  } catch (err) {
+    console.error(err);
+    const status = document.getElementById('engine-status');
+    if (status) { status.hidden = false; status.textContent = fallback[lang]; }
+    html.dataset[readyKey] = 'error';
+    return null;
+  }
+  return { settings, updateLangSwitch: setupHeader(settings, href) };
+}
+
+/** Start the engine worker; if it fails to load, #engine-status shows errorNode(err, errorKey). */
+export function startEngine(errorNode, errorKey) {
+  const engine = createEngineClient();
+  const status = document.getElementById('engine-status');
+  engine.ready.then(() => {
+    html.dataset.engine = 'ready';
+  }, (err) => {
+    console.error('engine failed to load', err);
+    html.dataset.engine = 'error';
+    if (status) {
+      status.hidden = false;
+      status.textContent = '';
+      status.append(errorNode(err, errorKey));
+    }
+  });
+  return engine;
+}
+
+/** The ctx members both pages give; fmtBytes names its unit with `${unitKey}.<unit>`. */
+export function baseCtx(settings, { unitKey, errorNode }) {
+  const latinDigits = !!settings.latinDigits;
+  return {
+    lang, dir: 'rtl', latinDigits,
+    t, tNode, fmt, has, renderMath, renderMarkup, parseNumber,
+    /** Latin digits in a label built by hand ("Q3") → page digits. */
+    localize: (s) => localizeDigits(s, { lang, latinDigits }),
+    /** 0.51 → "۵۱٪" (one decimal by default). */
+    pct: (x, opts = {}) => formatPercent(x, { lang, latinDigits, ...opts }),
+    /** Bytes with a unit word: fmtBytes(2 ** 31) → "۲ گیبی‌بایت". */
+    fmtBytes: (bytes, opts = {}) => {
+      const b = formatBytes(bytes, { lang, latinDigits, ...opts });
+      return t(`${unitKey}.${b.unit}`, { n: b.number });
+    },
+    errorNode,
+    /** Replace the content of `el` with the message for `err` (engine error codes). */
+    showError: (el, err) => { el.textContent = ''; el.append(errorNode(err)); },
+  };
+}
+
+/**
+ * Mount one part of the page into #id: load() its module, drop the loading line, call
+ * mount(root, ctx()). data-state goes loading → ready, or error with errorNode(err, failKey)
+ * inside that part only.
+ */
+export async function mountPart(id, { load, ctx, errorNode, failKey, what }) {
+  const root = document.getElementById(id);
+  if (!root) return;
+  root.dataset.state = 'loading';
+  try {
+    const mod = await load();
+    for (const el of root.querySelectorAll('.section-loading')) el.remove();
+    await mod.mount(root, ctx());
+    root.dataset.state = 'ready';
+  } catch (err) {
+    console.error(`${what} ${id} failed`, err);
+    for (const el of root.querySelectorAll('.section-loading')) el.remove();
+    root.append(errorNode(err, failKey));
+    root.dataset.state = 'error';
+  }
+}
+
+/** Scroll to the element the URL's #hash names, if any. */
+export function scrollToHash() {
+  if (!location.hash) return;
+  const target = document.getElementById(decodeURIComponent(location.hash.slice(1)));
+  if (target) target.scrollIntoView();
+}
