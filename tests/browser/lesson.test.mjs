@@ -164,7 +164,10 @@ describe('lesson interactions (fa)', () => {
 
   async function latinDigits(page) {
     assert.equal(await text(page, 's2-sat-score'), '۲٫۱۲');
-    await Promise.all([page.waitForEvent('load'), byTestId(page, 'latin-digits').check()]);
+    await byTestId(page, 'latin-digits').check();
+    // The page reloads; wait for the NEW document (its <html> carries the class),
+    // not a late 'load' event of the first one.
+    await page.waitForFunction(() => document.documentElement.classList.contains('latin-digits'));
     await waitLesson(page);
     const latin = await text(page, 's2-sat-score');
     assert.match(latin, /^2[.٫]12$/, `Latin digits: ${latin}`);
@@ -175,7 +178,8 @@ describe('lesson interactions (fa)', () => {
     const ar = await openLesson(b, 'ar');
     assert.match(await text(ar, 's2-sat-score'), /^2[.٫]12$/);
     await ar.close();
-    await Promise.all([page.waitForEvent('load'), byTestId(page, 'latin-digits').uncheck()]);
+    await byTestId(page, 'latin-digits').uncheck();
+    await page.waitForFunction(() => !document.documentElement.classList.contains('latin-digits'));
     await waitLesson(page);
     assert.equal(await text(page, 's2-sat-score'), '۲٫۱۲');
     assertNoIssues(page);
