@@ -10,6 +10,7 @@ import {
   launch, assertNoIssues, byTestId, parseVisibleNumber, normaliseText, axeViolations, formatAxe, LANGS,
 } from './helpers.mjs';
 import { openPractice, waitPage, DIGITS } from './lesson-helpers.mjs';
+import { newPage, url } from './helpers.mjs';
 
 const T = { timeout: 60000 };
 // web/js/store/progress.mjs
@@ -303,6 +304,31 @@ describe('practice progress (fa)', () => {
     assert.equal(env.format, FORMAT);
     assert.ok(Object.values(env.data.exercises).some((e) => e.correct === 1));
     assertNoIssues(page, { allowConsole: [/progress|storage|corrupt|checksum/i] });
+    await page.close();
+  });
+
+  test('storage full: a notice, and the practice still works for the visit', T, async () => {
+    const page = await newPage(b);
+    // Every write fails the way a full (or private-mode) localStorage does.
+    await page.addInitScript(() => {
+      Storage.prototype.setItem = function setItem() {
+        throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+      };
+    });
+    await page.goto(url('/ar/practice.html'), { waitUntil: 'load' });
+    await waitPage(page, 'practice');
+    const { res } = await solveExercise(page, 'ar');
+    assert.equal(res.status, 'correct');
+    const notice = byTestId(page, 'progress-notice');
+    await notice.first().waitFor({ state: 'visible' });
+    const code = await notice.first().getAttribute('data-code');
+    assert.ok(['quota-exceeded', 'storage-unavailable'].includes(code), `notice code ${code}`);
+    const msg = await text(notice);
+    assert.ok(/[\u0600-\u06ff]/.test(msg) && !msg.includes('⟦'), `an Arabic notice: ${msg}`);
+    // The answer still counts for this visit.
+    const data = await storeData(page);
+    assert.ok(Object.values(data.exercises).some((e) => e.correct === 1), 'result kept in memory');
+    assertNoIssues(page, { allowConsole: [/progress|storage|quota/i] });
     await page.close();
   });
 
