@@ -1,6 +1,8 @@
 // Chunked (FlashAttention-style) attention: (block_q × block_k) tiles of
 // logits, folded into each row with online softmax (online_softmax.hpp).
 // It never allocates the (L, S) matrix and skips tiles the causal mask hides.
+// Logits and the P·V update of each tile go through the register-tiled
+// blocks simd::dot_tile and simd::axpy_tile.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -47,22 +49,26 @@ void chunked_attention(const Problem& p, std::size_t block_q, std::size_t block_
     for (std::size_t j0 = 0; j0 < tile_key_end; j0 += bk) {
       // partial tiles are processed at their true width w, so nothing is read past S
       const std::size_t w = std::min(bk, p.S - j0);
+      // the first `seen` keys of the tile are visible to some row of it
+      const std::size_t seen = std::min(w, tile_key_end - j0);
+      const float* q_i0 = p.q.data + i0 * p.d_k;
+      // pass 1: logits of the tile, register-tiled over (rows × keys); hidden keys at -inf
+      simd::dot_tile(s.data(), bk, q_i0, p.d_k, p.k.data + j0 * p.d_k, p.d_k, p.scale, rows, seen,
+                     p.d_k);
       for (std::size_t row = 0; row < rows; ++row) {
         const std::size_t i = i0 + row;
-        const float* q_i = p.q.data + i * p.d_k;
         float* s_i = s.data() + row * bk;
-
-        // pass 1: logits of the tile, hidden keys at -inf
         const std::size_t end = p.key_end(i);
         for (std::size_t c = 0; c < w; ++c) {
           const std::size_t j = j0 + c;
-          const bool shown = j < end && (p.mask == nullptr || p.mask[i * p.S + j] != 0);
-          s_i[c] = shown ? p.scale * simd::dot(q_i, p.k.data + j * p.d_k, p.d_k) : neg_inf;
+          if (j >= end || (p.mask != nullptr && p.mask[i * p.S + j] == 0)) s_i[c] = neg_inf;
         }
-        // pass 2: fold the tile into m, l and acc
-        online_update(s_i, w, p.v.data + j0 * p.d_v, p.d_v, m[row], l[row],
-                      acc.data() + row * p.d_v);
+        // pass 2: fold the tile into m and l, rescale acc; s_i becomes the weights
+        online_rescale(s_i, w, p.d_v, m[row], l[row], acc.data() + row * p.d_v);
       }
+      // acc_i += Σ_c s_ic v_{j0+c} for every row of the tile at once
+      simd::axpy_tile(acc.data(), p.d_v, s.data(), bk, p.v.data + j0 * p.d_v, p.d_v, rows, seen,
+                      p.d_v);
     }
 
     // pass 3: out_i = acc / l, guarding rows that saw no key (l = 0)
