@@ -8,6 +8,9 @@
 //   web/text/<lang>/*.json  → text/<lang>.json (merged, "_…" notes dropped)
 //   node_modules            → vendor/katex, vendor/fonts, vendor/ts-fsrs
 //   build/engine-dist/*     → js/ (when present)
+//   web/sw.js               → sw.js (the service worker, written last by sw-manifest.mjs: its
+//                             MANIFEST lists every other file of the site, its VERSION hashes
+//                             all of them; see web/README.md, "Offline")
 // Template placeholders: {{lang}} {{dir}} {{title}} {{font}} {{otherLang}} {{otherLangName}}
 // {{t:key}} (a prose key as element content, `code` as <bdi dir="ltr">),
 // {{a:key}} (a prose key as plain escaped text, for attributes); {{t.ar:key}} / {{a.fa:key}}
@@ -21,6 +24,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LANGS, checkTexts, checkPageHtml, loadTextDir } from './text-checks.mjs';
+import { writeServiceWorker, SW_SOURCE } from './sw-manifest.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const WEB = path.join(ROOT, 'web');
@@ -108,6 +112,15 @@ function buildFontCss(pkg, name) {
   return { css: `/* ${name}: @fontsource/${pkg}, arabic + latin subsets, 400 + 700, woff2 (generated) */\n` + out.join('\n\n') + '\n', files: [...files], dir };
 }
 
+// The service worker, written after every other file (build-scripts/sw-manifest.mjs).
+function writeSw() {
+  if (!fs.existsSync(SW_SOURCE)) { errors.push('missing file: web/sw.js'); return; }
+  try {
+    const { version, files } = writeServiceWorker(OUT);
+    notes.push(`service worker: ${files.length} file(s) precached, version ${version}`);
+  } catch (e) { errors.push(`web/sw.js: ${e.message}`); }
+}
+
 // ---------------------------------------------------------------- texts
 const { texts, errors: loadErrors } = loadTextDir(path.join(WEB, 'text'));
 errors.push(...loadErrors, ...checkTexts(texts));
@@ -180,6 +193,8 @@ if (!CHECK_ONLY) {
   for (const f of walk(OUT).filter((x) => x.endsWith('.html'))) {
     errors.push(...checkPageHtml(fs.readFileSync(f, 'utf8'), path.relative(OUT, f)));
   }
+
+  writeSw();
 } else {
   for (const p of ['index.html', 'pages/lesson.html', 'pages/practice.html']) {
     const f = path.join(WEB, p);

@@ -1,11 +1,12 @@
 // Static file server for build/site on 127.0.0.1 (port $PORT, default 8080),
 // with the MIME types the site needs and the site's CSP as a header.
+// SITE_DIR=/some/dir serves another copy of the site (tests/browser/offline.test.mjs).
 import { createServer } from 'node:http';
 import { createReadStream, statSync } from 'node:fs';
-import { extname, join, normalize } from 'node:path';
+import { extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const root = fileURLToPath(new URL('../build/site/', import.meta.url));
+const root = process.env.SITE_DIR ? resolve(process.env.SITE_DIR) + sep : fileURLToPath(new URL('../build/site/', import.meta.url));
 const port = Number(process.env.PORT ?? 8080);
 const types = {
   '.html': 'text/html; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8', '.js': 'text/javascript; charset=utf-8',

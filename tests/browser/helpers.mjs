@@ -29,7 +29,8 @@ export function url(p) {
 // One persistent context per test file, in a fresh temporary profile.
 // Requests to any origin but the site's are recorded (context-wide, so module
 // workers are covered) and aborted: the tests never reach the network.
-export async function launch({ viewport = { width: 1280, height: 900 } } = {}) {
+// `origin` (default: BASE_URL's) is the site's origin for that browser.
+export async function launch({ viewport = { width: 1280, height: 900 }, origin = ORIGIN } = {}) {
   const userDataDir = await mkdtemp(path.join(process.env.BROWSER_PROFILE_ROOT || tmpdir(), 'attn-browser-'));
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
@@ -41,10 +42,10 @@ export async function launch({ viewport = { width: 1280, height: 900 } } = {}) {
   });
   const foreign = [];
   context.on('request', (req) => {
-    if (isForeign(req.url())) foreign.push(`${req.method()} ${req.url()}`);
+    if (isForeign(req.url(), origin)) foreign.push(`${req.method()} ${req.url()}`);
   });
   await context.route('**/*', (route) => {
-    if (isForeign(route.request().url())) return route.abort('blockedbyclient');
+    if (isForeign(route.request().url(), origin)) return route.abort('blockedbyclient');
     return route.continue();
   });
   // CSP violations surface in the page as `securitypolicyviolation` events;
@@ -75,10 +76,10 @@ export async function launch({ viewport = { width: 1280, height: 900 } } = {}) {
   };
 }
 
-export function isForeign(u) {
+export function isForeign(u, origin = ORIGIN) {
   if (u.startsWith('data:') || u.startsWith('about:')) return false;
   try {
-    return new URL(u).origin !== ORIGIN;
+    return new URL(u).origin !== origin;
   } catch {
     return true;
   }

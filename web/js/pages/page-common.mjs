@@ -16,11 +16,15 @@
 //   scrollToHash();
 // Hooks set here: <html data-engine="loading|ready|error">, data-<readyKey>="error" when the
 // text fails, #engine-status (the banner), data-state on each part's root.
+// Importing this module registers the service worker (../sw-register.mjs: offline support).
 
 import { getSettings, setSettings } from '../settings.mjs';
 import { formatBytes, formatPercent, localizeDigits, parseNumber } from '../numerals.mjs';
 import { loadText, t, tNode, fmt, has, renderMath, renderMarkup } from '../i18n.mjs';
 import { createEngineClient } from '../engine-client.mjs';
+import { registerServiceWorker } from '../sw-register.mjs';
+
+registerServiceWorker();
 
 export const html = document.documentElement;
 export const lang = html.lang === 'ar' ? 'ar' : 'fa';
