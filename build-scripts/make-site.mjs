@@ -11,7 +11,7 @@
 //   web/sw.js               → sw.js (the service worker, written last by sw-manifest.mjs: its
 //                             MANIFEST lists every other file of the site, its VERSION hashes
 //                             all of them; see web/README.md, "Offline")
-// Template placeholders: {{lang}} {{dir}} {{title}} {{font}} {{otherLang}} {{otherLangName}}
+// Template placeholders: {{lang}} {{dir}} {{title}} {{font}} {{otherLang}} {{otherLangName}} {{csp}}
 // {{t:key}} (a prose key as element content, `code` as <bdi dir="ltr">),
 // {{a:key}} (a prose key as plain escaped text, for attributes); {{t.ar:key}} / {{a.fa:key}}
 // take the key from that language's text instead of the page's (the bilingual chooser).
@@ -25,6 +25,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LANGS, checkTexts, checkPageHtml, loadTextDir } from './text-checks.mjs';
 import { writeServiceWorker, SW_SOURCE } from './sw-manifest.mjs';
+import { CSP } from './site-policy.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const WEB = path.join(ROOT, 'web');
@@ -75,7 +76,7 @@ function fillTemplate(tpl, lang, texts, name, titleKey) {
   const dict = texts[lang];
   const other = lang === 'fa' ? 'ar' : 'fa';
   const vars = {
-    lang, dir: 'rtl', font: FONT[lang], otherLang: other, otherLangName: AUTONYM[other],
+    lang, dir: 'rtl', font: FONT[lang], otherLang: other, otherLangName: AUTONYM[other], csp: esc(CSP),
     title: esc(String(dict[titleKey] ?? dict['site.title'] ?? 'Attention').replace(/`|\*\*|\$/g, '')),
   };
   return tpl.replace(/\{\{\s*(?:(t|a)(?:\.(fa|ar))?:)?([A-Za-z0-9_.-]+)\s*\}\}/g, (all, kind, keyLang, key) => {

@@ -5,6 +5,7 @@ import { createServer } from 'node:http';
 import { createReadStream, statSync } from 'node:fs';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CSP } from './site-policy.mjs';
 
 const root = process.env.SITE_DIR ? resolve(process.env.SITE_DIR) + sep : fileURLToPath(new URL('../build/site/', import.meta.url));
 const port = Number(process.env.PORT ?? 8080);
@@ -14,13 +15,10 @@ const types = {
   '.woff2': 'font/woff2', '.woff': 'font/woff', '.ttf': 'font/ttf', '.svg': 'image/svg+xml', '.png': 'image/png',
   '.ico': 'image/x-icon', '.txt': 'text/plain; charset=utf-8', '.csv': 'text/csv; charset=utf-8',
 };
-// Same policy as the pages' <meta http-equiv> (web/README.md).
-const csp = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; font-src 'self'; " +
-  "img-src 'self' data: blob:; worker-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'";
 const stat = (path) => { try { return statSync(path); } catch { return null; } };
 
 createServer((req, res) => {
-  const headers = { 'Content-Security-Policy': csp, 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-cache' };
+  const headers = { 'Content-Security-Policy': CSP, 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-cache' };
   const send = (status, text, extra = {}) =>
     res.writeHead(status, { ...headers, 'Content-Type': 'text/plain; charset=utf-8', ...extra }).end(text);
   const { pathname, search } = new URL(req.url, 'http://localhost');
