@@ -11,7 +11,7 @@
 //   web/sw.js               → sw.js (the service worker, written last by sw-manifest.mjs: its
 //                             MANIFEST lists every other file of the site, its VERSION hashes
 //                             all of them; see web/README.md, "Offline")
-// Template placeholders: {{lang}} {{dir}} {{title}} {{font}} {{otherLang}} {{otherLangName}} {{csp}}
+// Template placeholders: {{head}} (web/pages/_head.html) {{lang}} {{dir}} {{title}} {{font}} {{otherLang}} {{otherLangName}} {{csp}}
 // {{t:key}} (a prose key as element content, `code` as <bdi dir="ltr">),
 // {{a:key}} (a prose key as plain escaped text, for attributes); {{t.ar:key}} / {{a.fa:key}}
 // take the key from that language's text instead of the page's (the bilingual chooser).
@@ -72,7 +72,12 @@ function staticText(s) {
 
 const plainText = (s) => String(s).replace(/`|\*\*/g, '').replace(/\$([^$]*)\$/g, '$1');
 
+// The <head> lines every lesson/practice page shares (web/pages/_head.html), written
+// where a template says {{head}}, then filled like the rest of the template.
+const HEAD_PARTIAL = path.join(ROOT, 'web', 'pages', '_head.html');
+
 function fillTemplate(tpl, lang, texts, name, titleKey) {
+  if (tpl.includes('{{head}}')) tpl = tpl.replace('{{head}}', fs.readFileSync(HEAD_PARTIAL, 'utf8').trimEnd());
   const dict = texts[lang];
   const other = lang === 'fa' ? 'ar' : 'fa';
   const vars = {
@@ -200,7 +205,7 @@ if (!CHECK_ONLY) {
 
   writeSw();
 } else {
-  for (const p of ['index.html', 'pages/lesson.html', 'pages/practice.html']) {
+  for (const p of ['index.html', 'pages/_head.html', 'pages/lesson.html', 'pages/practice.html']) {
     const f = path.join(WEB, p);
     if (fs.existsSync(f)) errors.push(...checkPageHtml(fs.readFileSync(f, 'utf8'), `web/${p}`));
   }

@@ -164,9 +164,11 @@ describe('lesson interactions (fa)', () => {
 
   async function latinDigits(page) {
     assert.equal(await text(page, 's2-sat-score'), '۲٫۱۲');
-    await byTestId(page, 'latin-digits').check();
-    // The page reloads; wait for the NEW document (its <html> carries the class),
-    // not a late 'load' event of the first one.
+    // click(), not check(): the page reloads, and check() would re-read the box of the
+    // new document before its script has restored the setting, then click again.
+    await byTestId(page, 'latin-digits').click();
+    // Wait for the NEW document (its <html> carries the class), not a late 'load'
+    // event of the first one.
     await page.waitForFunction(() => document.documentElement.classList.contains('latin-digits'));
     await waitLesson(page);
     const latin = await text(page, 's2-sat-score');
@@ -178,7 +180,7 @@ describe('lesson interactions (fa)', () => {
     const ar = await openLesson(b, 'ar');
     assert.match(await text(ar, 's2-sat-score'), /^2[.٫]12$/);
     await ar.close();
-    await byTestId(page, 'latin-digits').uncheck();
+    await byTestId(page, 'latin-digits').click();
     await page.waitForFunction(() => !document.documentElement.classList.contains('latin-digits'));
     await waitLesson(page);
     assert.equal(await text(page, 's2-sat-score'), '۲٫۱۲');
