@@ -149,7 +149,9 @@ export function formatAxe(violations) {
 export async function screenshot(page, name) {
   await mkdir(SCREENSHOT_DIR, { recursive: true });
   const file = path.join(SCREENSHOT_DIR, `${name}.png`);
-  await page.screenshot({ path: file, fullPage: true });
+  // A full-page capture of the 20,000-px lesson is the slowest step on a loaded machine:
+  // give it more than the 10 s action timeout (it is a picture, not a timing check).
+  await page.screenshot({ path: file, fullPage: true, timeout: 45000 });
   return file;
 }
 
