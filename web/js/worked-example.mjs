@@ -41,9 +41,15 @@ export async function project(engine, x, W) {
   return r.scores;                                           // n×b = x·W (scale 1)
 }
 
+/** Q = x·W_Q, K = x·W_K, V = x·W_V from the engine (the default matrices unless given). */
+export async function projectQKV(engine, { x, Wq, Wk, Wv } = DEFAULT) {
+  const [q, k, v] = await Promise.all([project(engine, x, Wq), project(engine, x, Wk), project(engine, x, Wv)]);
+  return { q, k, v };
+}
+
 /** Everything the worked example shows, from the engine. */
 export async function computeExample(engine, { x, Wq, Wk, Wv, causal = false }) {
-  const [Q, K, V] = await Promise.all([project(engine, x, Wq), project(engine, x, Wk), project(engine, x, Wv)]);
+  const { q: Q, k: K, v: V } = await projectQKV(engine, { x, Wq, Wk, Wv });
   const r = await engine.attention({ q: Q, k: K, v: V, causal, returnWeights: true });
   return { x, Wq, Wk, Wv, Q, K, V, scores: r.scores, weights: r.weights, out: r.out, dk: Q.cols, causal };
 }

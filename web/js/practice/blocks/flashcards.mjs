@@ -19,13 +19,14 @@
 import { numberLocale } from '../../numerals.mjs';
 import { GRADES } from '../scheduler.mjs';
 import { h } from '../../dom.mjs';
-import { tx, p, liveRegion, say, button, num, mat, workedQKV } from './ui.mjs';
+import { tx, p, liveRegion, say, button, num, mat } from './ui.mjs';
+import { projectQKV } from '../../worked-example.mjs';
 
 const DECK = Array.from({ length: 35 }, (_, i) => `c${String(i + 1).padStart(2, '0')}`);
 
 // Engine values used by the cards, computed once per page.
 async function liveValues(engine) {
-  const { q, k, v } = workedQKV();
+  const { q, k, v } = await projectQKV(engine);
   const [a, uni, causal, mb8k, mb32k, b64, gib128, dec128, trace] = await Promise.all([
     engine.attention({ q, k, v, returnWeights: true }),
     engine.rowStats(mat(1, 8, Array(8).fill(1 / 8))),

@@ -20,8 +20,9 @@
 
 import { createHeatmap } from '../../widgets/heatmap.mjs';
 import { WORKED } from '../generators.mjs';
+import { projectQKV } from '../../worked-example.mjs';
 import { h } from '../../dom.mjs';
-import { change, vecNode, tx, p, table, num, safely, zeros, nextId, button, matmul, flat, introAndList } from './ui.mjs';
+import { change, vecNode, tx, p, table, num, safely, zeros, nextId, button, introAndList } from './ui.mjs';
 
 const SEEDS = [1, 2, 3, 4, 5];
 const sum = (a) => a.reduce((s, x) => s + x, 0);
@@ -148,9 +149,10 @@ const DEMOS = {
   },
 
   async m07(ctx, box) {
-    const { x, wq, wk, wv, words } = WORKED;
-    const V = matmul(x, wv);
-    const a = await ctx.engine.attention({ q: flat(matmul(x, wq)), k: flat(matmul(x, wk)), v: flat(V) });
+    const { words } = WORKED;
+    const { q, k, v } = await projectQKV(ctx.engine);
+    const V = words.map((_, i) => [v.data[i * v.cols], v.data[i * v.cols + 1]]);
+    const a = await ctx.engine.attention({ q, k, v });
     const o = [a.out.data[2 * 2], a.out.data[2 * 2 + 1]];
     box.append(p(ctx, 'myth.m07.demo'));
     const rows = V.map((r, i) => [tx(ctx, 'myth.ui.row.value', { w: words[i] }), num(ctx, r[0], 3), num(ctx, r[1], 3)]);

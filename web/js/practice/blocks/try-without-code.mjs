@@ -21,9 +21,10 @@
 import { slider, checkbox, select, controlRow } from '../../widgets/controls.mjs';
 import { createHeatmap } from '../../widgets/heatmap.mjs';
 import { WORKED } from '../generators.mjs';
+import { projectQKV } from '../../worked-example.mjs';
 import { h } from '../../dom.mjs';
 import {
-  change, tx, p, liveRegion, say, choiceGroup, button, seededShuffle, num, table, safely, zeros, workedQKV, introAndList,
+  change, tx, p, liveRegion, say, choiceGroup, button, seededShuffle, num, table, safely, zeros, introAndList,
 } from './ui.mjs';
 
 const SEEDS = [1, 2, 3, 4, 5];
@@ -203,15 +204,16 @@ const EXPERIMENTS = [
   {
     id: 'e5', choices: ['c1', 'c2', 'c3'], correct: 'c1',
     async reveal(ctx, out) {
-      const tr = await ctx.engine.onlineSoftmaxTrace({ ...workedQKV(), row: 2, blockK: 2 });
+      const tr = await ctx.engine.onlineSoftmaxTrace({ ...(await projectQKV(ctx.engine)), row: 2, blockK: 2 });
       out.append(p(ctx, 'practice.try.e5.result', { diff: ctx.fmt(tr.maxAbsDiff, { maximumSignificantDigits: 2 }) }, 'try-result-line'));
     },
     play(ctx, area) {
       const live = liveRegion('try-live', { cls: 'try-live' });
       const tableBox = h('div', { class: 'trace-box' });
+      const qkv = projectQKV(ctx.engine);   // once per experiment; the slider only changes blockK
       const run = latest();
       const update = () => run(async (isLatest) => {
-        const tr = await safely(ctx, live, () => ctx.engine.onlineSoftmaxTrace({ ...workedQKV(), row: 2, blockK: blockCtl.value }));
+        const tr = await safely(ctx, live, async () => ctx.engine.onlineSoftmaxTrace({ ...(await qkv), row: 2, blockK: blockCtl.value }));
         if (!tr || !isLatest()) return;
         say(live, ctx, 'practice.try.e5.live', { block: blockCtl.value, tiles: tr.steps.length, diff: ctx.fmt(tr.maxAbsDiff, { maximumSignificantDigits: 2 }) });
         const rows = tr.steps.map((s) => [
@@ -234,7 +236,7 @@ const EXPERIMENTS = [
   {
     id: 'e6', choices: ['c1', 'c2', 'c3', 'c4'], correct: 'c1',
     async reveal(ctx, out) {
-      const a = await ctx.engine.attention({ ...workedQKV(), returnWeights: true });
+      const a = await ctx.engine.attention({ ...(await projectQKV(ctx.engine)), returnWeights: true });
       out.append(p(ctx, 'practice.try.e6.result', {
         score: a.scores.data[2 * 4 + 2], pct: ctx.pct(a.weights.data[2 * 4 + 2], { maximumFractionDigits: 0 }),
       }, 'try-result-line'));
@@ -246,9 +248,10 @@ const EXPERIMENTS = [
         testid: 'try-e6-heat', exportName: 'worked-example',
       });
       const live = liveRegion('try-live', { cls: 'try-live' });
+      const qkv = projectQKV(ctx.engine);   // once per experiment; the toggle only changes causal
       const run = latest();
       const update = () => run(async (isLatest) => {
-        const a = await safely(ctx, live, () => ctx.engine.attention({ ...workedQKV(), causal: causalCtl.checked, returnWeights: true }));
+        const a = await safely(ctx, live, async () => ctx.engine.attention({ ...(await qkv), causal: causalCtl.checked, returnWeights: true }));
         if (!a || !isLatest()) return;
         hm.update(a.weights);
         hm.select(2, 2);

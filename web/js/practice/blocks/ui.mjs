@@ -8,7 +8,6 @@
 import { latinizeText } from '../../numerals.mjs';
 import { ltrExpr } from '../../i18n.mjs';
 import { h } from '../../dom.mjs';
-import { WORKED } from '../generators.mjs';
 
 let uid = 0;
 export const nextId = (p = 'p') => `${p}-${++uid}`;
@@ -229,13 +228,3 @@ export async function safely(ctx, region, fn) {
 export const mat = (rows, cols, values) => ({ rows, cols, data: Float32Array.from(values) });
 export const zeros = (rows, cols) => ({ rows, cols, data: new Float32Array(rows * cols) });
 
-/** Product of two small matrices given as nested arrays (rows of numbers). */
-export const matmul = (a, b) => a.map((r) => b[0].map((_, j) => r.reduce((s, x, k) => s + x * b[k][j], 0)));
-/** Nested arrays → a Float32 matrix for the engine. */
-export const flat = (m) => mat(m.length, m[0].length, m.flat());
-
-/** The worked example's projections q = x·W_Q, k = x·W_K, v = x·W_V as engine matrices. */
-export function workedQKV() {
-  const { x, wq, wk, wv } = WORKED;
-  return { q: flat(matmul(x, wq)), k: flat(matmul(x, wk)), v: flat(matmul(x, wv)) };
-}
