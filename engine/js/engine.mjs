@@ -8,7 +8,7 @@
 import createAttnModule from './attn.mjs';
 
 const VARIANTS = ['materialized', 'chunked', 'reference'];
-const DEFAULT_BLOCK = 32;  // AttentionOptions::block_q / block_k
+const DEFAULT_BLOCK = 64;  // AttentionOptions::block_q / block_k
 
 // ------------------------------------------------------------------ loading
 let modulePromise = null;

@@ -1,88 +1,78 @@
-// Chunked (FlashAttention-style) attention: (block_q × block_k) tiles of
-// logits, folded into each row with online softmax (online_softmax.hpp).
-// It never allocates the (L, S) matrix and skips tiles the causal mask hides.
-// Logits and the P·V update of each tile go through the register-tiled
-// blocks simd::dot_tile and simd::axpy_tile.
+// Chunked (FlashAttention-style) attention: for each block of block_q query
+// rows, tiles of block_k keys are scored, folded into the rows' running max
+// and sum by online softmax, and their values added to the block's output,
+// which is rescaled as the max grows (Milakov & Gimelshein 2018; Dao et al.
+// 2022). It never allocates L×S: its scratch is a few tiles whatever the
+// length, and it skips the tiles the causal mask hides. The steps are those
+// of attention_block.hpp (transposed tiles, vertical softmax).
 #include <algorithm>
-#include <cmath>
 #include <limits>
-#include <vector>
+#include <memory>
 
+#include "attention_block.hpp"
 #include "kernels.hpp"
-#include "online_softmax.hpp"
-#include "simd_blocks.hpp"
 
 namespace attn::detail {
 namespace {
 
-// Tile sizes actually used: a block larger than the matrix is clamped.
-std::size_t clamp_block(std::size_t block, std::size_t n) { return block < n ? block : n; }
+// Tile sizes actually used: a block larger than the matrix is clamped, and
+// query rows are rounded up to whole SIMD batches.
+struct Tiles {
+  std::size_t bq, cols, bk;
+};
+
+Tiles tiles(const Problem& p, std::size_t block_q, std::size_t block_k) {
+  const std::size_t bq = std::min(block_q, p.L);
+  return {bq, block::padded_cols(bq), std::min(block_k, p.S)};
+}
+
+std::size_t tile_floats(const Problem& p, const Tiles& t) {
+  // panel (d_k, cols), st (bk, cols), o (cols, d_v), m, l, alpha (cols), kt (d_k, bk)
+  return t.cols * (p.d_k + t.bk + p.d_v + 3) + p.d_k * t.bk;
+}
 
 }  // namespace
 
 double chunked_bytes(const Problem& p, std::size_t block_q, std::size_t block_k) {
-  const double bq = static_cast<double>(clamp_block(block_q, p.L));
-  const double bk = static_cast<double>(clamp_block(block_k, p.S));
   const double L = static_cast<double>(p.L), d_v = static_cast<double>(p.d_v);
-  // out + masked_rows + tiles: s (bq, bk), m and l (bq), acc (bq, d_v)
-  return f32_bytes(L * d_v) + f32_bytes(L) + f32_bytes(bq * bk + 2.0 * bq + bq * d_v);
+  // out + masked_rows + tiles
+  return f32_bytes(L * d_v) + f32_bytes(L) +
+         f32_bytes(static_cast<double>(tile_floats(p, tiles(p, block_q, block_k))));
 }
 
 // q: (L, d_k)  k: (S, d_k)  v: (S, d_v)  out: (L, d_v)
-// tiles: s (bq, bk)  m, l: (bq)  acc: (bq, d_v)
+// panel: (d_k, cols)  st: (bk, cols)  o: (cols, d_v)  m, l, alpha: (cols)  kt: (d_k, bk)
 void chunked_attention(const Problem& p, std::size_t block_q, std::size_t block_k,
                        AttentionResult& r) {
   constexpr float neg_inf = -std::numeric_limits<float>::infinity();
-  const std::size_t bq = clamp_block(block_q, p.L), bk = clamp_block(block_k, p.S);
+  const Tiles t = tiles(p, block_q, block_k);
   r.out = Matrix(p.L, p.d_v);
-  std::vector<float> s(bq * bk), m(bq), l(bq), acc(bq * p.d_v);
-  r.scratch_bytes = (s.size() + m.size() + l.size() + acc.size()) * sizeof(float);
+  std::unique_ptr<float[]> scratch(new float[tile_floats(p, t)]);
+  float* panel = scratch.get();
+  float* st = panel + p.d_k * t.cols;
+  float* o = st + t.bk * t.cols;
+  float* m = o + t.cols * p.d_v;
+  float* l = m + t.cols;
+  float* alpha = l + t.cols;
+  float* kt = alpha + t.cols;
+  r.scratch_bytes = tile_floats(p, t) * sizeof(float);
 
-  for (std::size_t i0 = 0; i0 < p.L; i0 += bq) {
-    const std::size_t rows = std::min(bq, p.L - i0);
-    std::fill(m.begin(), m.end(), neg_inf);
-    std::fill(l.begin(), l.end(), 0.0f);
-    std::fill(acc.begin(), acc.end(), 0.0f);
-    // keys at or past this bound are hidden from every row of the tile
-    const std::size_t tile_key_end = p.key_end(i0 + rows - 1);
-
-    for (std::size_t j0 = 0; j0 < tile_key_end; j0 += bk) {
-      // partial tiles are processed at their true width w, so nothing is read past S
-      const std::size_t w = std::min(bk, p.S - j0);
-      // the first `seen` keys of the tile are visible to some row of it
-      const std::size_t seen = std::min(w, tile_key_end - j0);
-      const float* q_i0 = p.q.data + i0 * p.d_k;
-      // pass 1: logits of the tile, register-tiled over (rows × keys); hidden keys at -inf
-      simd::dot_tile(s.data(), bk, q_i0, p.d_k, p.k.data + j0 * p.d_k, p.d_k, p.scale, rows, seen,
-                     p.d_k);
-      for (std::size_t row = 0; row < rows; ++row) {
-        const std::size_t i = i0 + row;
-        float* s_i = s.data() + row * bk;
-        const std::size_t end = p.key_end(i);
-        for (std::size_t c = 0; c < w; ++c) {
-          const std::size_t j = j0 + c;
-          if (j >= end || (p.mask != nullptr && p.mask[i * p.S + j] == 0)) s_i[c] = neg_inf;
-        }
-        // pass 2: fold the tile into m and l, rescale acc; s_i becomes the weights
-        online_rescale(s_i, w, p.d_v, m[row], l[row], acc.data() + row * p.d_v);
-      }
-      // acc_i += Σ_c s_ic v_{j0+c} for every row of the tile at once
-      simd::axpy_tile(acc.data(), p.d_v, s.data(), bk, p.v.data + j0 * p.d_v, p.d_v, rows, seen,
-                      p.d_v);
+  for (std::size_t i0 = 0; i0 < p.L; i0 += t.bq) {
+    const std::size_t rows = std::min(t.bq, p.L - i0), cols = block::padded_cols(rows);
+    block::pack_query_panel(p, i0, rows, cols, panel);
+    std::fill(m, m + cols, neg_inf);
+    std::fill(l, l + cols, 0.0f);
+    // keys at or past this bound are hidden from every row of the block
+    const std::size_t keys_end = p.key_end(i0 + rows - 1);
+    for (std::size_t j0 = 0; j0 < keys_end; j0 += t.bk) {
+      const std::size_t keys = std::min(t.bk, keys_end - j0);
+      block::pack_key_tile(p, j0, keys, kt);
+      block::score_tile(p, panel, kt, keys, i0, rows, cols, j0, keys, st, cols);
+      block::online_softmax_tile(st, cols, keys, cols, m, l, alpha);
+      // the first tile starts the output; later ones rescale it by alpha
+      block::weighted_values(p, st, cols, cols, j0, keys, j0 == 0 ? nullptr : alpha, o);
     }
-
-    // pass 3: out_i = acc / l, guarding rows that saw no key (l = 0)
-    for (std::size_t row = 0; row < rows; ++row) {
-      const std::size_t i = i0 + row;
-      if (l[row] == 0.0f) {
-        r.masked_rows.push_back(static_cast<std::uint32_t>(i));
-        continue;
-      }
-      if (!std::isfinite(m[row]) || !std::isfinite(l[row])) fail_logit_overflow("attention", i);
-      float* out_i = r.out.data.data() + i * p.d_v;
-      std::copy_n(acc.data() + row * p.d_v, p.d_v, out_i);
-      simd::scale(out_i, 1.0f / l[row], p.d_v);
-    }
+    block::store_rows(p, i0, rows, o, m, l, true, r);
   }
 }
 

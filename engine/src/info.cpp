@@ -8,6 +8,8 @@ namespace attn {
 
 const char* simd_arch_name() { return xsimd::default_arch::name(); }
 
+std::size_t simd_width() { return xsimd::batch<float>::size; }
+
 const char* version() { return "0.1.0"; }
 
 }  // namespace attn

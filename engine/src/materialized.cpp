@@ -1,90 +1,83 @@
-// Materialized attention: the whole (L, S) score matrix is built, softmaxed
-// row by row (row max subtracted first) and multiplied by V, all through the
-// SIMD blocks. This is the textbook path whose L×S memory the lesson measures.
+// Materialized attention: the whole score matrix is built and softmaxed
+// before any output is formed. It is the textbook path whose L×S memory the
+// lesson measures: the matrix is held transposed, as one (S, cols) slab per
+// block of query rows, so that each block's scores are contiguous and every
+// step of attention_block.hpp stays vertical and sequential (see there). Blocks of block_rows query
+// rows: scores of all their keys → exact softmax down the columns → P·V.
 #include <algorithm>
-#include <cmath>
 #include <limits>
-#include <utility>
-#include <vector>
+#include <memory>
 
+#include "attention_block.hpp"
 #include "kernels.hpp"
-#include "simd_blocks.hpp"
 
 namespace attn::detail {
-
-double materialized_bytes(const Problem& p, bool return_weights) {
-  const double L = static_cast<double>(p.L), S = static_cast<double>(p.S);
-  const double d_v = static_cast<double>(p.d_v);
-  // out + the working (L, S) buffer (which becomes the weights) + masked_rows,
-  // plus a copy of the scores when the caller wants them
-  return f32_bytes(L * d_v) + f32_bytes(L * S) + f32_bytes(L) +
-         (return_weights ? f32_bytes(L * S) : 0.0);
-}
-
 namespace {
 
-// Query rows per block: their logits and weights rows (block_rows × S floats)
-// stay in cache between the passes, and K and V are streamed once per block.
-constexpr std::size_t block_rows = 16;
-// Keys per chunk inside a block: a chunk of K or V rows (key_chunk × d floats)
-// stays in L1 while every row of the block uses it.
-constexpr std::size_t key_chunk = 64;
+// Query rows per block: their S scores per row (S × 64 floats) stay in L2
+// between the three passes, and the Qᵀ panel (d_k × 64) in L1.
+constexpr std::size_t block_rows = 64;
+// Keys per step of P·V: a chunk of V rows (and of the block's weights)
+// stays in cache while every row tile of the block uses it.
+constexpr std::size_t key_chunk = 256;
+
+struct Sizes {
+  std::size_t ld, rows, cols;  // ld: L padded to whole SIMD batches (the slabs' total width)
+};
+
+Sizes sizes(const Problem& p) {
+  const std::size_t rows = std::min(block_rows, p.L);
+  return {block::padded_cols(p.L), rows, block::padded_cols(rows)};
+}
 
 }  // namespace
 
-// q: (L, d_k)  k: (S, d_k)  v: (S, d_v)  w: (L, S)  out: (L, d_v)
-// Rows are processed in blocks of block_rows: pass 1 and pass 3 are
-// register-tiled over (rows × keys) so that each q, k and v load is reused.
+double materialized_bytes(const Problem& p, bool return_weights) {
+  const Sizes z = sizes(p);
+  const double L = static_cast<double>(p.L), S = static_cast<double>(p.S);
+  const double d_v = static_cast<double>(p.d_v), ld = static_cast<double>(z.ld);
+  const double cols = static_cast<double>(z.cols), d_k = static_cast<double>(p.d_k);
+  // out + masked_rows, the (S, L_pad) matrix, Kᵀ, the block's panel, output,
+  // m, l and ones; the caller's copies of scores and weights on request
+  return f32_bytes(L * d_v) + f32_bytes(L) + f32_bytes(S * ld) + f32_bytes(d_k * S) +
+         f32_bytes(cols * (d_k + d_v + 3.0)) + (return_weights ? f32_bytes(2.0 * L * S) : 0.0);
+}
+
+// q: (L, d_k)  k: (S, d_k)  v: (S, d_v)  out: (L, d_v)
+// wt: slabs (S, cols) of scores, then weights, transposed, one per block   panel: (d_k, cols)   o: (cols, d_v)
 void materialized_attention(const Problem& p, bool return_weights, AttentionResult& r) {
   constexpr float neg_inf = -std::numeric_limits<float>::infinity();
+  const Sizes z = sizes(p);
   r.out = Matrix(p.L, p.d_v);
-  Matrix w(p.L, p.S);
-  r.scratch_bytes = p.L * p.S * sizeof(float);
-  if (return_weights) r.scores = Matrix(p.L, p.S);
+  // uninitialized on purpose: every entry a row can see is written before it is read
+  std::unique_ptr<float[]> wt(new float[p.S * z.ld]);
+  std::unique_ptr<float[]> kt(new float[p.d_k * p.S]);  // all keys, packed once
+  std::unique_ptr<float[]> panel(new float[p.d_k * z.cols]), o(new float[z.cols * p.d_v]);
+  std::unique_ptr<float[]> m(new float[z.cols]), l(new float[z.cols]), ones(new float[z.cols]);
+  std::fill(ones.get(), ones.get() + z.cols, 1.0f);
+  r.scratch_bytes = (p.S * z.ld + p.d_k * p.S + z.cols * (p.d_k + p.d_v + 3)) * sizeof(float);
+  block::pack_key_tile(p, 0, p.S, kt.get());
+  if (return_weights) r.scores = Matrix(p.L, p.S, neg_inf), r.weights = Matrix(p.L, p.S);
 
   for (std::size_t i0 = 0; i0 < p.L; i0 += block_rows) {
-    const std::size_t rows = std::min(block_rows, p.L - i0);
-    const float* q_i0 = p.q.data + i0 * p.d_k;
-    float* w_i0 = w.data.data() + i0 * p.S;
-    float* out_i0 = r.out.data.data() + i0 * p.d_v;
-    // key_end grows with i, so the block's last row sees the most keys
-    const std::size_t block_end = p.key_end(i0 + rows - 1);
-
-    // pass 1: scaled scores of the block; keys the causal rule hides from the
-    // whole block are not computed, the rest of the hidden ones are set to -inf
-    for (std::size_t j0 = 0; j0 < block_end; j0 += key_chunk)
-      simd::dot_tile(w_i0 + j0, p.S, q_i0, p.d_k, p.k.data + j0 * p.d_k, p.d_k, p.scale, rows,
-                     std::min(key_chunk, block_end - j0), p.d_k);
-    for (std::size_t i = i0; i < i0 + rows; ++i) {
-      float* w_i = w.data.data() + i * p.S;
-      const std::size_t end = p.key_end(i);
-      if (p.mask != nullptr)
-        for (std::size_t j = 0; j < end; ++j)
-          if (p.mask[i * p.S + j] == 0) w_i[j] = neg_inf;
-      std::fill(w_i + end, w_i + p.S, neg_inf);
-      if (return_weights) std::copy(w_i, w_i + p.S, r.scores.data.data() + i * p.S);
-
-      // pass 2: softmax of the row, subtracting its max so ±1e4 logits stay
-      // finite; keys past the causal end get weight 0 without an exp
-      const float m = simd::max(w_i, end);
-      if (m == neg_inf) {  // no visible key: zero weights, zero output
-        std::fill(w_i, w_i + p.S, 0.0f);
-        r.masked_rows.push_back(static_cast<std::uint32_t>(i));
-        continue;
-      }
-      const float l = simd::exp_sum(w_i, end, m);
-      if (!std::isfinite(m) || !std::isfinite(l)) fail_logit_overflow("attention", i);
-      simd::scale(w_i, 1.0f / l, end);
-      std::fill(w_i + end, w_i + p.S, 0.0f);
-    }
-
-    // pass 3: out_i = Σ_j w_ij v_j over the block's keys (hidden keys have
-    // weight 0 and add nothing)
-    for (std::size_t j0 = 0; j0 < block_end; j0 += key_chunk)
-      simd::axpy_tile(out_i0, p.d_v, w_i0 + j0, p.S, p.v.data + j0 * p.d_v, p.d_v, rows,
-                      std::min(key_chunk, block_end - j0), p.d_v);
+    const std::size_t rows = std::min(block_rows, p.L - i0), cols = block::padded_cols(rows);
+    // keys past the last row's causal end are hidden from the whole block
+    const std::size_t keys = p.key_end(i0 + rows - 1);
+    float* st = wt.get() + i0 * p.S;  // every earlier slab is block_rows wide
+    block::pack_query_panel(p, i0, rows, cols, panel.get());
+    block::score_tile(p, panel.get(), kt.get(), p.S, i0, rows, cols, 0, keys, st, cols);
+    if (return_weights)
+      for (std::size_t row = 0; row < rows; ++row)
+        for (std::size_t j = 0; j < keys; ++j) r.scores.at(i0 + row, j) = st[j * cols + row];
+    block::softmax_columns(st, cols, keys, cols, m.get(), l.get());
+    for (std::size_t j0 = 0; j0 < keys; j0 += key_chunk)
+      block::weighted_values(p, st + j0 * cols, cols, cols, j0, std::min(key_chunk, keys - j0),
+                             j0 == 0 ? nullptr : ones.get(), o.get());
+    block::store_rows(p, i0, rows, o.get(), m.get(), l.get(), false, r);
+    if (return_weights)
+      for (std::size_t row = 0; row < rows; ++row)
+        for (std::size_t j = 0; j < keys; ++j) r.weights.at(i0 + row, j) = st[j * cols + row];
   }
-  if (return_weights) r.weights = std::move(w);
 }
 
 }  // namespace attn::detail

@@ -1,7 +1,8 @@
 // One step of online softmax (Milakov & Gimelshein 2018; as used tile by
 // tile in FlashAttention, Dao et al. 2022): fold a tile of scaled logits into
 // a row's running max m, running sum l and unnormalised accumulator acc.
-// Shared by the chunked kernel and the lesson's step-by-step trace.
+// Used by the lesson's step-by-step trace (the chunked kernel does the same
+// step for a whole block of rows at once, in attention_block.cpp).
 #pragma once
 
 #include <algorithm>
@@ -21,8 +22,7 @@ struct OnlineUpdate {
 // The softmax half of one step: folds the tile's logits s into m and l and
 // rescales acc by exp(m_old - m_new). s is overwritten by the tile's weights
 // exp(s - m_new) (all 0 when nothing is visible); the caller then adds
-// Σ_c s[c]·v_c to acc, key by key (online_update) or for a block of rows
-// (the chunked kernel's simd::axpy_tile).
+// Σ_c s[c]·v_c to acc, key by key (online_update).
 // s: (w) logits of keys [j0, j0 + w), hidden = -inf   acc: (d_v)
 inline OnlineUpdate online_rescale(float* s, std::size_t w, std::size_t d_v, float& m, float& l,
                                    float* acc) {

@@ -10,7 +10,7 @@ TEST_CASE("chunked never allocates L x S") {
   opt.block_q = 64;
   opt.block_k = 128;
   const attn::AttentionResult r = attn::attention(q.view(), k.view(), v.view(), opt);
-  CHECK(r.scratch_bytes == (64 * 128 + 2 * 64 + 64 * d) * 4);
+  CHECK(r.scratch_bytes == test::chunked_scratch(64, 128, d, d));
   CHECK(r.scratch_bytes < L * S * 4 / 100);
   CHECK(r.out.rows == L);
   // spot-check rows against the reference
@@ -21,7 +21,8 @@ TEST_CASE("chunked never allocates L x S") {
 
   opt.variant = attn::Variant::Materialized;
   const attn::AttentionResult mat = attn::attention(q.view(), k.view(), v.view(), opt);
-  CHECK(mat.scratch_bytes == L * S * 4);
+  // the transposed L×S matrix (L = 1024 needs no padding), packed Kᵀ, one block's panel, output, m, l, ones
+  CHECK(mat.scratch_bytes == L * S * 4 + d * S * 4 + 64 * (d + d + 3) * 4);
 }
 
 TEST_CASE("chunked clamps blocks larger than the matrix") {
@@ -31,7 +32,7 @@ TEST_CASE("chunked clamps blocks larger than the matrix") {
   opt.block_q = 1000000;
   opt.block_k = 1000000;
   const attn::AttentionResult r = attn::attention(q.view(), k.view(), k.view(), opt);
-  CHECK(r.scratch_bytes == (5 * 7 + 2 * 5 + 5 * 4) * 4);
+  CHECK(r.scratch_bytes == test::chunked_scratch(5, 7, 4, 4));
   opt.variant = attn::Variant::Reference;
   CHECK(test::mismatches(r.out, attn::attention(q.view(), k.view(), k.view(), opt).out) == 0);
 }

@@ -72,8 +72,8 @@ struct AttentionOptions {
   bool causal = false;             // PyTorch is_causal: query i sees keys j <= i + row_offset
   std::optional<float> scale;      // nullopt: 1/sqrt(d_k). "No scaling" is scale = 1.
   Variant variant = Variant::Materialized;
-  std::size_t block_q = 32;        // chunked only: query rows per tile (any positive size)
-  std::size_t block_k = 32;        // chunked only: key rows per tile (any positive size)
+  std::size_t block_q = 64;        // chunked only: query rows per tile (any positive size)
+  std::size_t block_k = 64;        // chunked only: key rows per tile (any positive size)
   const std::uint8_t* mask = nullptr;  // optional L×S, 1 = visible, 0 = hidden
   bool return_weights = false;     // also return scores and weights (not with Chunked)
   std::size_t row_offset = 0;      // global index of q's first row, for the causal mask
@@ -182,6 +182,8 @@ double score_matrix_bytes(double n, double bytes_per_element, double heads = 1, 
 
 // ---------------------------------------------------------------- info
 const char* simd_arch_name();      // xsimd's name for the architecture in use, e.g. "sse4.1", "avx2"
+// float32 lanes per SIMD batch; the fast kernels pad query blocks to a multiple of it.
+std::size_t simd_width();
 const char* version();
 
 }  // namespace attn

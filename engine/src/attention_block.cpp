@@ -1,0 +1,157 @@
+// Block steps of the SIMD attention kernels (see attention_block.hpp).
+#include "attention_block.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "detail.hpp"
+#include "fast_exp.hpp"
+#include "gemm_tile.hpp"
+
+namespace attn::detail::block {
+namespace {
+
+constexpr float neg_inf = -std::numeric_limits<float>::infinity();
+using simd::batch;
+using simd::width;
+
+// The last real row of the block stands in for padding columns: their keys
+// do not matter, and key_end is monotone in the row.
+std::size_t key_end_of(const Problem& p, std::size_t i0, std::size_t rows, std::size_t r) {
+  return p.key_end(i0 + std::min(r, rows - 1));
+}
+
+void fill(float* st, std::size_t ld, std::size_t keys, std::size_t cols, float value) {
+  for (std::size_t c = 0; c < keys; ++c) std::fill(st + c * ld, st + c * ld + cols, value);
+}
+
+// The max a column subtracts: 0 for a column that sees no key (m = -inf),
+// so that its exponentials are exp(-inf) = 0 and not NaN.
+batch shift_of(batch m) { return xsimd::select(m == batch(neg_inf), batch(0.0f), m); }
+
+// st[c][r] = exp(st[c][r] − shift(m[r])) and l[r] += Σ_c of them.
+void exp_rows(float* st, std::size_t ld, std::size_t keys, std::size_t cols, const float* m,
+              float* l) {
+  for (std::size_t c = 0; c < keys; ++c)
+    for (std::size_t r = 0; r < cols; r += width) {
+      float* s = st + c * ld + r;
+      const batch e = simd::exp_softmax(batch::load_unaligned(s) - shift_of(batch::load_unaligned(m + r)));
+      e.store_unaligned(s);
+      (batch::load_unaligned(l + r) + e).store_unaligned(l + r);
+    }
+}
+
+}  // namespace
+
+std::size_t padded_cols(std::size_t rows) { return (rows + width - 1) / width * width; }
+
+void pack_query_panel(const Problem& p, std::size_t i0, std::size_t rows, std::size_t cols,
+                      float* panel) {
+  for (std::size_t t = 0; t < p.d_k; ++t) {
+    float* dst = panel + t * cols;
+    const float* src = p.q.data + i0 * p.d_k + t;
+    for (std::size_t r = 0; r < rows; ++r) dst[r] = p.scale * src[r * p.d_k];
+    std::fill(dst + rows, dst + cols, 0.0f);
+  }
+}
+
+void pack_key_tile(const Problem& p, std::size_t j0, std::size_t keys, float* kt) {
+  for (std::size_t c = 0; c < keys; ++c) {
+    const float* k_j = p.k.data + (j0 + c) * p.d_k;
+    for (std::size_t t = 0; t < p.d_k; ++t) kt[t * keys + c] = k_j[t];
+  }
+}
+
+void score_tile(const Problem& p, const float* panel, const float* kt, std::size_t ldk, std::size_t i0,
+                std::size_t rows, std::size_t cols, std::size_t j0, std::size_t keys, float* st,
+                std::size_t ld) {
+  namespace g = simd::gemm;
+  for (std::size_t n0 = 0; n0 < cols; n0 += g::nr) {
+    const std::size_t batches = std::min(g::nv, (cols - n0) / width);
+    const std::size_t n_cols = batches * width;
+    // the panel's first and last real rows see the fewest and the most keys
+    const std::size_t end_min = key_end_of(p, i0, rows, n0);
+    const std::size_t end_max = key_end_of(p, i0, rows, n0 + n_cols - 1);
+    for (std::size_t m0 = 0; m0 < keys; m0 += g::mr) {
+      const std::size_t m_rows = std::min(g::mr, keys - m0);
+      const std::size_t j = j0 + m0;
+      float* st_tile = st + m0 * ld + n0;
+      if (j >= end_max) {  // hidden from every row of the panel: not computed
+        fill(st_tile, ld, m_rows, n_cols, neg_inf);
+        continue;
+      }
+      g::Args a{p.d_k, kt + m0, ldk, panel + n0, cols, st_tile, ld, nullptr};
+      g::tile_any(a, m_rows, batches);
+      if (j + m_rows <= end_min && p.mask == nullptr) continue;  // visible to every row
+      for (std::size_t c = 0; c < m_rows; ++c)
+        for (std::size_t r = n0; r < std::min(n0 + n_cols, rows); ++r)
+          if (!p.visible(i0 + r, j + c)) st[(m0 + c) * ld + r] = neg_inf;
+    }
+  }
+}
+
+// Both softmax steps walk the tile key by key (one contiguous row of st per
+// key) and keep the per-column state in the small arrays m, l: sequential
+// access whatever the number of keys.
+void softmax_columns(float* st, std::size_t ld, std::size_t keys, std::size_t cols, float* m,
+                     float* l) {
+  std::fill(m, m + cols, neg_inf);
+  for (std::size_t c = 0; c < keys; ++c)
+    for (std::size_t r = 0; r < cols; r += width)
+      xsimd::max(batch::load_unaligned(m + r), batch::load_unaligned(st + c * ld + r)).store_unaligned(m + r);
+  // a column that sees no key subtracts 0, so its weights are exp(-inf) = 0
+  for (std::size_t r = 0; r < cols; ++r) l[r] = 0.0f;
+  exp_rows(st, ld, keys, cols, m, l);
+  // normalize: st becomes the weights; 1/0 is avoided for empty columns
+  for (std::size_t c = 0; c < keys; ++c)
+    for (std::size_t r = 0; r < cols; r += width) {
+      const batch sum = batch::load_unaligned(l + r);
+      const batch inv = xsimd::select(sum == batch(0.0f), batch(0.0f), batch(1.0f) / sum);
+      (batch::load_unaligned(st + c * ld + r) * inv).store_unaligned(st + c * ld + r);
+    }
+}
+
+void online_softmax_tile(float* st, std::size_t ld, std::size_t keys, std::size_t cols, float* m,
+                         float* l, float* alpha) {
+  // alpha holds the old max until it becomes the rescale factor
+  std::copy(m, m + cols, alpha);
+  for (std::size_t c = 0; c < keys; ++c)
+    for (std::size_t r = 0; r < cols; r += width)
+      xsimd::max(batch::load_unaligned(m + r), batch::load_unaligned(st + c * ld + r)).store_unaligned(m + r);
+  for (std::size_t r = 0; r < cols; r += width) {
+    const batch m_old = batch::load_unaligned(alpha + r), m_new = batch::load_unaligned(m + r);
+    const batch a = simd::exp_softmax(m_old - shift_of(m_new));  // 0 while m_old is -inf
+    a.store_unaligned(alpha + r);
+    (batch::load_unaligned(l + r) * a).store_unaligned(l + r);
+  }
+  exp_rows(st, ld, keys, cols, m, l);
+}
+
+void weighted_values(const Problem& p, const float* st, std::size_t ld, std::size_t cols,
+                     std::size_t j0, std::size_t keys, const float* row_scale, float* o) {
+  namespace g = simd::gemm;
+  const g::Args a{keys, st, ld, p.v.data + j0 * p.d_v, p.d_v, o, p.d_v, row_scale};
+  g::gemm_block(a, cols, p.d_v);
+}
+
+void store_rows(const Problem& p, std::size_t i0, std::size_t rows, const float* o, const float* m,
+                const float* l, bool divide_by_l, AttentionResult& r) {
+  for (std::size_t row = 0; row < rows; ++row) {
+    const std::size_t i = i0 + row;
+    float* out_i = r.out.data.data() + i * p.d_v;
+    if (m[row] == neg_inf) {  // no visible key: zero output
+      std::fill(out_i, out_i + p.d_v, 0.0f);
+      r.masked_rows.push_back(static_cast<std::uint32_t>(i));
+      continue;
+    }
+    // a +inf or NaN logit leaves m non-finite (and exp_softmax maps NaN to 0)
+    if (!std::isfinite(m[row]) || !std::isfinite(l[row]) || l[row] == 0.0f)
+      fail_logit_overflow("attention", i);
+    const float s = divide_by_l ? 1.0f / l[row] : 1.0f;
+    const float* o_row = o + row * p.d_v;
+    for (std::size_t t = 0; t < p.d_v; ++t) out_i[t] = o_row[t] * s;
+  }
+}
+
+}  // namespace attn::detail::block

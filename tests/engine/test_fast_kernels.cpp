@@ -1,0 +1,73 @@
+// The pieces behind the fast kernels, checked on their own and at sizes the
+// small sweep (test_sweep.cpp) does not reach: the polynomial exp against
+// std::exp, and whole attention calls that span several 64-row blocks,
+// several 256-key chunks of the materialized P·V and several key tiles,
+// with lengths that are multiples of nothing in particular.
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "fast_exp.hpp"
+#include "helpers.hpp"
+
+TEST_CASE("exp_softmax matches std::exp to a few ulps and is exactly 0 below -87") {
+  using attn::simd::batch;
+  constexpr std::size_t w = attn::simd::width;
+  double worst = 0.0;
+  for (int step = 0; step <= 200000; ++step) {
+    alignas(64) float x[w], y[w];
+    for (std::size_t lane = 0; lane < w; ++lane)
+      x[lane] = -87.0f + 87.0f * static_cast<float>(step * w + lane) / static_cast<float>(200001 * w);
+    attn::simd::exp_softmax(batch::load_aligned(x)).store_aligned(y);
+    for (std::size_t lane = 0; lane < w; ++lane) {
+      const double exact = std::exp(static_cast<double>(x[lane]));
+      worst = std::fmax(worst, std::fabs(y[lane] - exact) / exact);
+    }
+  }
+  CAPTURE(worst);
+  CHECK(worst < 4e-7);  // about 3 float ulps
+  alignas(64) float x[w], y[w];
+  const float specials[] = {-std::numeric_limits<float>::infinity(), -1e30f, -88.0f, -87.5f, 0.0f};
+  for (float s : specials) {
+    for (std::size_t lane = 0; lane < w; ++lane) x[lane] = s;
+    attn::simd::exp_softmax(batch::load_aligned(x)).store_aligned(y);
+    CAPTURE(s);
+    CHECK(y[0] == (s == 0.0f ? 1.0f : 0.0f));
+    CHECK(y[w - 1] == y[0]);
+  }
+}
+
+TEST_CASE("fast paths agree with the reference on shapes spanning many blocks and tiles") {
+  struct Shape {
+    std::size_t L, S, d_k, d_v, row_offset;
+    bool causal;
+  };
+  const Shape shapes[] = {
+      {300, 517, 64, 64, 0, false}, {300, 517, 64, 64, 0, true},  {129, 1000, 65, 3, 0, true},
+      {257, 257, 17, 64, 0, true},  {70, 600, 64, 63, 500, true}, {1, 700, 8, 8, 0, false},
+      {600, 1, 5, 7, 0, true},      {192, 320, 1, 1, 0, true},
+  };
+  std::uint64_t seed = 40;
+  for (const Shape& z : shapes) {
+    CAPTURE(z.L);
+    CAPTURE(z.S);
+    CAPTURE(z.d_k);
+    CAPTURE(z.d_v);
+    CAPTURE(z.causal);
+    CAPTURE(z.row_offset);
+    const attn::Matrix q = test::randn(++seed, z.L, z.d_k);
+    const attn::Matrix k = test::randn(++seed, z.S, z.d_k);
+    const attn::Matrix v = test::randn(++seed, z.S, z.d_v);
+    attn::AttentionOptions opt;
+    opt.causal = z.causal;
+    opt.row_offset = z.row_offset;
+    const attn::AttentionResult ref = test::run(q, k, v, opt, attn::Variant::Reference);
+    CHECK(test::mismatches(test::run(q, k, v, opt, attn::Variant::Materialized).out, ref.out) == 0);
+    CHECK(test::mismatches(test::run(q, k, v, opt, attn::Variant::Chunked).out, ref.out) == 0);
+    for (std::size_t block : {1, 13, 100}) {  // odd tiles, including one row / key at a time
+      opt.block_q = block;
+      opt.block_k = block + 7;
+      CHECK(test::mismatches(test::run(q, k, v, opt, attn::Variant::Chunked).out, ref.out) == 0);
+    }
+  }
+}
