@@ -30,18 +30,6 @@ void fill(float* st, std::size_t ld, std::size_t keys, std::size_t cols, float v
 // so that its exponentials are exp(-inf) = 0 and not NaN.
 batch shift_of(batch m) { return xsimd::select(m == batch(neg_inf), batch(0.0f), m); }
 
-// st[c][r] = exp(st[c][r] − shift(m[r])) and l[r] += Σ_c of them.
-void exp_rows(float* st, std::size_t ld, std::size_t keys, std::size_t cols, const float* m,
-              float* l) {
-  for (std::size_t c = 0; c < keys; ++c)
-    for (std::size_t r = 0; r < cols; r += width) {
-      float* s = st + c * ld + r;
-      const batch e = simd::exp_softmax(batch::load_unaligned(s) - shift_of(batch::load_unaligned(m + r)));
-      e.store_unaligned(s);
-      (batch::load_unaligned(l + r) + e).store_unaligned(l + r);
-    }
-}
-
 }  // namespace
 
 std::size_t padded_cols(std::size_t rows) { return (rows + width - 1) / width * width; }
@@ -56,16 +44,8 @@ void pack_query_panel(const Problem& p, std::size_t i0, std::size_t rows, std::s
   }
 }
 
-void pack_key_tile(const Problem& p, std::size_t j0, std::size_t keys, float* kt) {
-  for (std::size_t c = 0; c < keys; ++c) {
-    const float* k_j = p.k.data + (j0 + c) * p.d_k;
-    for (std::size_t t = 0; t < p.d_k; ++t) kt[t * keys + c] = k_j[t];
-  }
-}
-
-void score_tile(const Problem& p, const float* panel, const float* kt, std::size_t ldk, std::size_t i0,
-                std::size_t rows, std::size_t cols, std::size_t j0, std::size_t keys, float* st,
-                std::size_t ld) {
+void score_tile(const Problem& p, const float* panel, std::size_t i0, std::size_t rows,
+                std::size_t cols, std::size_t j0, std::size_t keys, float* st, std::size_t ld) {
   namespace g = simd::gemm;
   for (std::size_t n0 = 0; n0 < cols; n0 += g::nr) {
     const std::size_t batches = std::min(g::nv, (cols - n0) / width);
@@ -81,7 +61,7 @@ void score_tile(const Problem& p, const float* panel, const float* kt, std::size
         fill(st_tile, ld, m_rows, n_cols, neg_inf);
         continue;
       }
-      g::Args a{p.d_k, kt + m0, ldk, panel + n0, cols, st_tile, ld, nullptr};
+      g::Args a{p.d_k, p.k.data + j * p.d_k, p.d_k, 1, panel + n0, cols, st_tile, ld, nullptr};
       g::tile_any(a, m_rows, batches);
       if (j + m_rows <= end_min && p.mask == nullptr) continue;  // visible to every row
       for (std::size_t c = 0; c < m_rows; ++c)
@@ -91,47 +71,56 @@ void score_tile(const Problem& p, const float* panel, const float* kt, std::size
   }
 }
 
-// Both softmax steps walk the tile key by key (one contiguous row of st per
-// key) and keep the per-column state in the small arrays m, l: sequential
-// access whatever the number of keys.
+// Both softmax steps work on one batch of columns at a time, walking down
+// the keys: the column max and sum stay in registers (the tile, a few
+// dozen KiB, stays in L1 across the walks).
 void softmax_columns(float* st, std::size_t ld, std::size_t keys, std::size_t cols, float* m,
                      float* l) {
-  std::fill(m, m + cols, neg_inf);
-  for (std::size_t c = 0; c < keys; ++c)
-    for (std::size_t r = 0; r < cols; r += width)
-      xsimd::max(batch::load_unaligned(m + r), batch::load_unaligned(st + c * ld + r)).store_unaligned(m + r);
-  // a column that sees no key subtracts 0, so its weights are exp(-inf) = 0
-  for (std::size_t r = 0; r < cols; ++r) l[r] = 0.0f;
-  exp_rows(st, ld, keys, cols, m, l);
-  // normalize: st becomes the weights; 1/0 is avoided for empty columns
-  for (std::size_t c = 0; c < keys; ++c)
-    for (std::size_t r = 0; r < cols; r += width) {
-      const batch sum = batch::load_unaligned(l + r);
-      const batch inv = xsimd::select(sum == batch(0.0f), batch(0.0f), batch(1.0f) / sum);
-      (batch::load_unaligned(st + c * ld + r) * inv).store_unaligned(st + c * ld + r);
+  for (std::size_t r = 0; r < cols; r += width) {
+    float* col = st + r;
+    batch mx(neg_inf);
+    for (std::size_t c = 0; c < keys; ++c) mx = xsimd::max(mx, batch::load_unaligned(col + c * ld));
+    const batch shift = shift_of(mx);
+    batch sum(0.0f);
+    for (std::size_t c = 0; c < keys; ++c) {
+      const batch e = simd::exp_softmax(batch::load_unaligned(col + c * ld) - shift);
+      e.store_unaligned(col + c * ld);
+      sum += e;
     }
+    // normalize: st becomes the weights; 1/0 is avoided for empty columns
+    const batch inv = xsimd::select(sum == batch(0.0f), batch(0.0f), batch(1.0f) / sum);
+    for (std::size_t c = 0; c < keys; ++c)
+      (batch::load_unaligned(col + c * ld) * inv).store_unaligned(col + c * ld);
+    mx.store_unaligned(m + r);
+    sum.store_unaligned(l + r);
+  }
 }
 
 void online_softmax_tile(float* st, std::size_t ld, std::size_t keys, std::size_t cols, float* m,
                          float* l, float* alpha) {
-  // alpha holds the old max until it becomes the rescale factor
-  std::copy(m, m + cols, alpha);
-  for (std::size_t c = 0; c < keys; ++c)
-    for (std::size_t r = 0; r < cols; r += width)
-      xsimd::max(batch::load_unaligned(m + r), batch::load_unaligned(st + c * ld + r)).store_unaligned(m + r);
   for (std::size_t r = 0; r < cols; r += width) {
-    const batch m_old = batch::load_unaligned(alpha + r), m_new = batch::load_unaligned(m + r);
-    const batch a = simd::exp_softmax(m_old - shift_of(m_new));  // 0 while m_old is -inf
+    float* col = st + r;
+    const batch m_old = batch::load_unaligned(m + r);
+    batch m_new = m_old;
+    for (std::size_t c = 0; c < keys; ++c) m_new = xsimd::max(m_new, batch::load_unaligned(col + c * ld));
+    const batch shift = shift_of(m_new);
+    batch sum(0.0f);
+    for (std::size_t c = 0; c < keys; ++c) {
+      const batch e = simd::exp_softmax(batch::load_unaligned(col + c * ld) - shift);
+      e.store_unaligned(col + c * ld);
+      sum += e;
+    }
+    const batch a = simd::exp_softmax(m_old - shift);  // 0 while m_old is -inf
+    (batch::load_unaligned(l + r) * a + sum).store_unaligned(l + r);
+    m_new.store_unaligned(m + r);
     a.store_unaligned(alpha + r);
-    (batch::load_unaligned(l + r) * a).store_unaligned(l + r);
   }
-  exp_rows(st, ld, keys, cols, m, l);
 }
 
 void weighted_values(const Problem& p, const float* st, std::size_t ld, std::size_t cols,
                      std::size_t j0, std::size_t keys, const float* row_scale, float* o) {
   namespace g = simd::gemm;
-  const g::Args a{keys, st, ld, p.v.data + j0 * p.d_v, p.d_v, o, p.d_v, row_scale};
+  const g::Args a{keys, st, 1, ld, p.v.data + j0 * p.d_v, p.d_v, o, p.d_v, row_scale};
   g::gemm_block(a, cols, p.d_v);
 }
 

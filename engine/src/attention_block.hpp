@@ -25,17 +25,11 @@ std::size_t padded_cols(std::size_t rows);
 void pack_query_panel(const Problem& p, std::size_t i0, std::size_t rows, std::size_t cols,
                       float* panel);
 
-// kt[t·keys + c] = k[(j0+c)·d_k + t] for c < keys, t < d_k: the key tile
-// transposed, the A operand layout of the micro-kernel.
-void pack_key_tile(const Problem& p, std::size_t j0, std::size_t keys, float* kt);
-
 // st[c·ld + r] = logit of query i0+r and key j0+c for c < keys, r < cols,
 // -inf where the causal rule or the mask hides the key from a real row.
 // Tiles of keys hidden from every row of a panel are filled, not computed.
-// kt: key j0's column of a packed Kᵀ (pack_key_tile) with rows ldk apart.
-void score_tile(const Problem& p, const float* panel, const float* kt, std::size_t ldk, std::size_t i0,
-                std::size_t rows, std::size_t cols, std::size_t j0, std::size_t keys, float* st,
-                std::size_t ld);
+void score_tile(const Problem& p, const float* panel, std::size_t i0, std::size_t rows,
+                std::size_t cols, std::size_t j0, std::size_t keys, float* st, std::size_t ld);
 
 // Exact softmax down each column over keys c < keys: st becomes the weights
 // (zeros for a column that sees no key), l[r] the sum of exponentials

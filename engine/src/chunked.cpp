@@ -27,8 +27,8 @@ Tiles tiles(const Problem& p, std::size_t block_q, std::size_t block_k) {
 }
 
 std::size_t tile_floats(const Problem& p, const Tiles& t) {
-  // panel (d_k, cols), st (bk, cols), o (cols, d_v), m, l, alpha (cols), kt (d_k, bk)
-  return t.cols * (p.d_k + t.bk + p.d_v + 3) + p.d_k * t.bk;
+  // panel (d_k, cols), st (bk, cols), o (cols, d_v), m, l, alpha (cols)
+  return t.cols * (p.d_k + t.bk + p.d_v + 3);
 }
 
 }  // namespace
@@ -41,7 +41,7 @@ double chunked_bytes(const Problem& p, std::size_t block_q, std::size_t block_k)
 }
 
 // q: (L, d_k)  k: (S, d_k)  v: (S, d_v)  out: (L, d_v)
-// panel: (d_k, cols)  st: (bk, cols)  o: (cols, d_v)  m, l, alpha: (cols)  kt: (d_k, bk)
+// panel: (d_k, cols)  st: (bk, cols)  o: (cols, d_v)  m, l, alpha: (cols)
 void chunked_attention(const Problem& p, std::size_t block_q, std::size_t block_k,
                        AttentionResult& r) {
   constexpr float neg_inf = -std::numeric_limits<float>::infinity();
@@ -54,7 +54,6 @@ void chunked_attention(const Problem& p, std::size_t block_q, std::size_t block_
   float* m = o + t.cols * p.d_v;
   float* l = m + t.cols;
   float* alpha = l + t.cols;
-  float* kt = alpha + t.cols;
   r.scratch_bytes = tile_floats(p, t) * sizeof(float);
 
   for (std::size_t i0 = 0; i0 < p.L; i0 += t.bq) {
@@ -66,8 +65,7 @@ void chunked_attention(const Problem& p, std::size_t block_q, std::size_t block_
     const std::size_t keys_end = p.key_end(i0 + rows - 1);
     for (std::size_t j0 = 0; j0 < keys_end; j0 += t.bk) {
       const std::size_t keys = std::min(t.bk, keys_end - j0);
-      block::pack_key_tile(p, j0, keys, kt);
-      block::score_tile(p, panel, kt, keys, i0, rows, cols, j0, keys, st, cols);
+      block::score_tile(p, panel, i0, rows, cols, j0, keys, st, cols);
       block::online_softmax_tile(st, cols, keys, cols, m, l, alpha);
       // the first tile starts the output; later ones rescale it by alpha
       block::weighted_values(p, st, cols, cols, j0, keys, j0 == 0 ? nullptr : alpha, o);

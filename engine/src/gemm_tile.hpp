@@ -3,17 +3,17 @@
 //   C[m][n] = C[m][n]·row_scale[m] (or 0) + Σ_k A[m][k]·B[k][n]
 //   for m < MR, n < NV·width, k < K
 //
-// A is read one scalar at a time and broadcast, from a column-major layout
-// (A[m][k] = a[m + k·lda]: the MR scalars of one k are adjacent, so their
-// addresses are constant offsets from one pointer), B one row of NV
+// A is read one scalar at a time and broadcast (A[m][k] = a[m·a_m + k·a_k],
+// so A may be a row-major block or the transpose of one: K rows as they are
+// for Q·Kᵀ, the transposed score tile for P·V, no packing), B one row of NV
 // batches at a time (B[k][n] = b[k·ldb + n]). The MR·NV accumulators stay in
 // registers for the whole k loop: every B load feeds MR multiply-adds and
 // every broadcast feeds NV, which is what lifts the kernels from load-bound
 // dot products to the arithmetic ceiling. No horizontal sums are needed.
 //
-// Q·Kᵀ uses it with A = a packed Kᵀ tile and B = the packed, scaled Qᵀ
-// panel (so the result is the transposed score tile); P·V with A = that
-// transposed score tile and B = V rows. `gemm_block` covers any M×N with the largest
+// Q·Kᵀ uses it with A = K rows and B = the packed, scaled Qᵀ panel (so the
+// result is the transposed score tile); P·V with A = that tile read
+// transposed and B = V rows. `gemm_block` covers any M×N with the largest
 // tile that fits, then smaller ones, then scalar leftover columns.
 #pragma once
 
@@ -42,7 +42,7 @@ constexpr std::size_t nr = nv * width;  // columns of one full tile
 struct Args {
   std::size_t K;
   const float* a;
-  std::size_t lda;
+  std::size_t a_m, a_k;
   const float* b;
   std::size_t ldb;
   float* c;
@@ -65,8 +65,8 @@ inline void start(batch* acc, const Args& g, std::index_sequence<E...>) {
     ((acc[E] = batch(0.0f)), ...);
 }
 template <std::size_t NV, std::size_t... E>
-inline void step(batch* acc, const float* a, const batch* b_k, std::index_sequence<E...>) {
-  ((acc[E] = xsimd::fma(batch(a[E / NV]), b_k[E % NV], acc[E])), ...);
+inline void step(batch* acc, const float* a, std::size_t a_m, const batch* b_k, std::index_sequence<E...>) {
+  ((acc[E] = xsimd::fma(batch(a[(E / NV) * a_m]), b_k[E % NV], acc[E])), ...);
 }
 template <std::size_t... V>
 inline void load_b(batch* b_k, const float* b, std::index_sequence<V...>) {
@@ -90,10 +90,10 @@ void tile(const Args& g) {
   detail::start<NV>(acc, g, tiles{});
   const float* a = g.a;
   const float* b = g.b;
-  for (std::size_t k = 0; k < g.K; ++k, a += g.lda, b += g.ldb) {
+  for (std::size_t k = 0; k < g.K; ++k, a += g.a_k, b += g.ldb) {
     batch b_k[NV];
     detail::load_b(b_k, b, std::make_index_sequence<NV>{});
-    detail::step<NV>(acc, a, b_k, tiles{});
+    detail::step<NV>(acc, a, g.a_m, b_k, tiles{});
   }
   detail::finish<NV>(acc, g, tiles{});
 }
@@ -103,7 +103,7 @@ inline void tile_scalar(const Args& g, std::size_t rows, std::size_t cols) {
   for (std::size_t m = 0; m < rows; ++m)
     for (std::size_t n = 0; n < cols; ++n) {
       float sum = g.row_scale != nullptr ? g.c[m * g.ldc + n] * g.row_scale[m] : 0.0f;
-      for (std::size_t k = 0; k < g.K; ++k) sum += g.a[m + k * g.lda] * g.b[k * g.ldb + n];
+      for (std::size_t k = 0; k < g.K; ++k) sum += g.a[m * g.a_m + k * g.a_k] * g.b[k * g.ldb + n];
       g.c[m * g.ldc + n] = sum;
     }
 }
@@ -131,7 +131,7 @@ inline void gemm_block(const Args& g, std::size_t M, std::size_t N) {
     const std::size_t batches = std::min(nv, (n_vec - n0) / width);
     for (std::size_t m0 = 0; m0 < M; m0 += mr) {
       Args t = g;
-      t.a = g.a + m0;
+      t.a = g.a + m0 * g.a_m;
       t.b = g.b + n0;
       t.c = g.c + m0 * g.ldc + n0;
       if (g.row_scale != nullptr) t.row_scale = g.row_scale + m0;

@@ -37,9 +37,9 @@ double materialized_bytes(const Problem& p, bool return_weights) {
   const double L = static_cast<double>(p.L), S = static_cast<double>(p.S);
   const double d_v = static_cast<double>(p.d_v), ld = static_cast<double>(z.ld);
   const double cols = static_cast<double>(z.cols), d_k = static_cast<double>(p.d_k);
-  // out + masked_rows, the (S, L_pad) matrix, Kᵀ, the block's panel, output,
-  // m, l and ones; the caller's copies of scores and weights on request
-  return f32_bytes(L * d_v) + f32_bytes(L) + f32_bytes(S * ld) + f32_bytes(d_k * S) +
+  // out + masked_rows, the (S, L_pad) matrix, the block's panel, output, m,
+  // l and ones; the caller's copies of scores and weights on request
+  return f32_bytes(L * d_v) + f32_bytes(L) + f32_bytes(S * ld) +
          f32_bytes(cols * (d_k + d_v + 3.0)) + (return_weights ? f32_bytes(2.0 * L * S) : 0.0);
 }
 
@@ -51,12 +51,10 @@ void materialized_attention(const Problem& p, bool return_weights, AttentionResu
   r.out = Matrix(p.L, p.d_v);
   // uninitialized on purpose: every entry a row can see is written before it is read
   std::unique_ptr<float[]> wt(new float[p.S * z.ld]);
-  std::unique_ptr<float[]> kt(new float[p.d_k * p.S]);  // all keys, packed once
   std::unique_ptr<float[]> panel(new float[p.d_k * z.cols]), o(new float[z.cols * p.d_v]);
   std::unique_ptr<float[]> m(new float[z.cols]), l(new float[z.cols]), ones(new float[z.cols]);
   std::fill(ones.get(), ones.get() + z.cols, 1.0f);
-  r.scratch_bytes = (p.S * z.ld + p.d_k * p.S + z.cols * (p.d_k + p.d_v + 3)) * sizeof(float);
-  block::pack_key_tile(p, 0, p.S, kt.get());
+  r.scratch_bytes = (p.S * z.ld + z.cols * (p.d_k + p.d_v + 3)) * sizeof(float);
   if (return_weights) r.scores = Matrix(p.L, p.S, neg_inf), r.weights = Matrix(p.L, p.S);
 
   for (std::size_t i0 = 0; i0 < p.L; i0 += block_rows) {
@@ -65,7 +63,7 @@ void materialized_attention(const Problem& p, bool return_weights, AttentionResu
     const std::size_t keys = p.key_end(i0 + rows - 1);
     float* st = wt.get() + i0 * p.S;  // every earlier slab is block_rows wide
     block::pack_query_panel(p, i0, rows, cols, panel.get());
-    block::score_tile(p, panel.get(), kt.get(), p.S, i0, rows, cols, 0, keys, st, cols);
+    block::score_tile(p, panel.get(), i0, rows, cols, 0, keys, st, cols);
     if (return_weights)
       for (std::size_t row = 0; row < rows; ++row)
         for (std::size_t j = 0; j < keys; ++j) r.scores.at(i0 + row, j) = st[j * cols + row];
