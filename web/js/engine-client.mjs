@@ -18,7 +18,8 @@
 // Every method of engine.mjs is available under the same name and returns a
 // Promise: attention rowStats experiment scoreMatrixBytes info softmaxRow
 // onlineSoftmaxTrace logitStats jacobianNorm randomNormal memoryBudget setMemoryBudget.
-// `engine.call(name, ...args)` reaches any other export. Arguments are copied
+// `engine.call(name, ...args)` reaches any other export; `engine.send(name, arg, {transfer, onProgress})`
+// posts one argument with a transfer list (the pool protocol of engine-worker.mjs). Arguments are copied
 // (structured clone) so the caller keeps its arrays; results are transferred.
 // Calls run one after another in the worker, in the order they were made.
 
@@ -114,6 +115,22 @@ export function createEngineClient(options = {}) {
     });
   }
 
+  // One message with an explicit transfer list (the pool sends fresh row slices this way).
+  async function send(method, arg, { transfer = [], onProgress = null } = {}) {
+    await readyPromise;
+    const id = nextId++;
+    const w = worker;
+    return new Promise((resolve, reject) => {
+      pending.set(id, { resolve, reject, onProgress });
+      try {
+        w.postMessage({ id, method, args: [arg] }, transfer);
+      } catch (e) {
+        pending.delete(id);
+        reject(makeError({ message: String(e && e.message || e), code: 'BadArgument' }));
+      }
+    });
+  }
+
   function runChunkedAtScale(opts, onProgress) {
     const promise = (async () => {
       await readyPromise;
@@ -143,6 +160,7 @@ export function createEngineClient(options = {}) {
     /** The info() the worker reported at start ({simd, version}) or null. */
     get loadedInfo() { return engineInfo; },
     call,
+    send,
     runChunkedAtScale,
     cancel,
     /** Subscribe to 'ready' | 'error' | 'restart'; returns an unsubscribe function. */

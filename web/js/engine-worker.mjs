@@ -2,6 +2,16 @@
 //   in:  {id, method, args: [...]}          → out: {id, result} | {id, error: {message, code, name}}
 //   in:  {id, method: 'runChunkedAtScale', args: [{n, d, causal, blockQ, blockK, seed, scale, sliceRows}]}
 //        → out: {id, progress: {done, total}} ... then {id, result}
+//   Pool protocol (engine-pool.mjs; one worker per engine instance, no SharedArrayBuffer):
+//   in:  method 'poolLoad',     args [{key, k, v, q?, mask?}]   stores the call's inputs once in this worker
+//   in:  method 'poolGenerate', args [{key, n, d, seed}]        Q, K, V (n×d) from randomNormal(seed, seed+1,
+//        seed+2), kept under key (a repeated key reuses them)   → {cached, ms, heapBytes}
+//   in:  method 'poolTask',     args [{key, r0, r1, q?, causal, scale, variant, blockQ, blockK, rowOffset,
+//        returnOut, checkRows}]  attention for query rows [r0, r1) of the stored inputs (or of the q rows sent
+//        with the task) with rowOffset + r0 → {r0, r1, out?, maskedRows (local), scratchBytes, sum, checks, heapBytes, ms}
+//        checks: for every global row g of checkRows inside [r0, r1), that row computed again by the
+//        'reference' variant: {row, maxAbsDiff, out, ref} (first 8 values of each)
+//   in:  method 'poolRelease',  args [{key}]                    forgets the stored inputs
 // On start it posts {ready: true, info} or {ready: false, error}.
 // Results are posted with their typed arrays transferred (they are fresh copies).
 // This file does no maths itself; engine.mjs validates every argument.
@@ -75,6 +85,75 @@ function runChunkedAtScale(id, opts) {
   return result;
 }
 
+// ------------------------------------------------------------------ pool protocol
+let stash = null;   // {key, q, k, v, mask}: the inputs of the pool call in progress
+
+function requireStash(key, what) {
+  if (!stash || stash.key !== key)
+    throw Object.assign(new Error(`${what}: no inputs stored under key ${key} in this worker`), { code: 'BadArgument' });
+  return stash;
+}
+
+function heapBytes() {
+  try { return engine.info().heapBytes || 0; } catch { return 0; }
+}
+
+const POOL = {
+  poolLoad({ key, q = null, k, v, mask = null }) {
+    stash = { key, q, k, v, mask };
+    return { ok: true };
+  },
+  poolGenerate({ key, n, d, seed = 1 }) {
+    if (stash && stash.key === key) return { cached: true, ms: 0, heapBytes: heapBytes() };
+    stash = null;   // let the old inputs go before drawing new ones
+    const t0 = performance.now();
+    const q = engine.randomNormal({ seed, rows: n, cols: d });
+    const k = engine.randomNormal({ seed: seed + 1, rows: n, cols: d });
+    const v = engine.randomNormal({ seed: seed + 2, rows: n, cols: d });
+    stash = { key, q, k, v, mask: null };
+    return { cached: false, ms: performance.now() - t0, heapBytes: heapBytes() };
+  },
+  poolTask(a) {
+    const t0 = performance.now();
+    const s = requireStash(a.key, 'poolTask');
+    const { r0, r1 } = a;
+    const S = s.k.rows;
+    const q = a.q || { rows: r1 - r0, cols: s.q.cols, data: s.q.data.subarray(r0 * s.q.cols, r1 * s.q.cols) };
+    const mask = s.mask ? { rows: r1 - r0, cols: S, data: s.mask.data.subarray(r0 * S, r1 * S) } : undefined;
+    const base = a.rowOffset || 0;
+    const common = { k: s.k, v: s.v, causal: !!a.causal, scale: a.scale };
+    const res = engine.attention({
+      ...common, q, mask, variant: a.variant || 'chunked', blockQ: a.blockQ, blockK: a.blockK, rowOffset: base + r0,
+    });
+    const od = res.out.data, dv = res.out.cols;
+    let sum = 0;
+    for (let i = 0; i < od.length; i++) sum += od[i];
+    const checks = [];
+    for (const g of a.checkRows || []) {
+      if (g < r0 || g >= r1) continue;
+      const i = g - r0;
+      const row = { rows: 1, cols: q.cols, data: q.data.subarray(i * q.cols, (i + 1) * q.cols) };
+      const mrow = mask ? { rows: 1, cols: S, data: mask.data.subarray(i * S, (i + 1) * S) } : undefined;
+      const ref = engine.attention({ ...common, q: row, mask: mrow, variant: 'reference', rowOffset: base + g }).out.data;
+      const mine = od.subarray(i * dv, (i + 1) * dv);
+      let maxAbsDiff = 0;
+      for (let j = 0; j < dv; j++) maxAbsDiff = Math.max(maxAbsDiff, Math.abs(mine[j] - ref[j]));
+      checks.push({ row: g, maxAbsDiff, out: mine.slice(0, 8), ref: ref.slice(0, 8) });
+    }
+    return {
+      r0, r1,
+      out: a.returnOut === false ? undefined : od,
+      maskedRows: res.maskedRows,
+      scratchBytes: res.scratchBytes || 0,
+      sum, checks, heapBytes: heapBytes(), ms: performance.now() - t0,
+    };
+  },
+  poolRelease({ key }) {
+    if (stash && (key === undefined || stash.key === key)) stash = null;
+    return { ok: true };
+  },
+};
+
 self.onmessage = (ev) => {
   const msg = ev.data || {};
   const { id, method, args = [] } = msg;
@@ -86,6 +165,8 @@ self.onmessage = (ev) => {
     let result;
     if (method === 'runChunkedAtScale') {
       result = runChunkedAtScale(id, args[0] || {});
+    } else if (Object.hasOwn(POOL, method)) {
+      result = POOL[method](args[0] || {});
     } else if (typeof engine[method] === 'function') {
       result = engine[method](...args);
     } else {

@@ -1,33 +1,49 @@
 // Section 8: chunked attention. Part 1 steps through online softmax for one
 // query row, tile by tile (engine.onlineSoftmaxTrace), and ends with the
-// materialized result and the max difference. Part 2 runs attention at growing
-// n (d = 64): the materialized path under a lowered memory budget (refused
-// with 'TooLarge' past it) and the chunked path (runChunkedAtScale) with a
-// progress bar and a cancel button. Part 2 uses its OWN engine worker (a second
-// createEngineClient), so a long run or a cancel never stalls or kills the
-// calls of the other sections, and the lowered budget never leaks to them.
+// materialized result and the max difference. Part 2 ("at scale") runs one
+// head, d = 64, at a length n the learner picks (up to 131,072, the default):
+//   1. the materialized path is asked first, in one engine with its real default
+//      memory budget, for the whole n×n matrix: past the budget the engine
+//      refuses before allocating it ('TooLarge') and the page says how much it
+//      would need (scoreMatrixBytes: 64 GiB at n = 131,072); below, it runs;
+//   2. the chunked path runs through an engine pool (engine-pool.mjs: query rows
+//      split across plain Web Workers, each with its own engine, rowOffset per
+//      slice) with a progress bar, elapsed time, an estimate of the time left and
+//      a cancel button; at the end: time, GFLOP/s (2·n²·d flops causal, 4·n²·d
+//      otherwise), scratch memory per worker, three rows checked against the
+//      engine's reference, and the sum of all outputs.
+// Q, K, V come from the engine's randomNormal (seeds 1, 2, 3) inside every worker.
+// The pool is created for a run and terminated after it (its memory goes with it),
+// so part 2 never stalls or kills the calls of the other sections.
 //
 // URL state (section s8): keys (2…16), block (1…16), seed (0…1e9), step (0…tiles+1),
-//   maxN (1024…65536), bigCausal (bool).
+//   bigN (4096…131072, default 131072), bigCausal (bool, default true).
 // data-testid hooks:
 //   s8-keys, s8-block, s8-seed (text inputs; errors in <id>-error), s8-scores (score strip),
 //   s8-first, s8-prev, s8-next, s8-last (buttons; aria-disabled at the ends), s8-step (data-step, data-steps),
 //   s8-explain (current step text), s8-trace-table (rows up to the current step),
 //   s8-final (shown on the last step), s8-maxdiff (data-diff = max |online − materialized|),
-//   s8-max-n (select), s8-big-causal (checkbox), s8-run, s8-cancel, s8-progress (<progress>),
-//   s8-mat-status (data-state = refused|done|running), s8-chunk-status (data-state = done|running|cancelled),
-//   s8-big-table (one row per n; data-n, data-refused, data-scratch, data-full on each <tr>).
+//   s8-big-n (select), s8-big-causal (checkbox), s8-run, s8-cancel, s8-progress (<progress>),
+//   s8-elapsed (data-ms), s8-eta (data-ms when known),
+//   s8-mat-status (data-state = running|refused|done|cancelled|failed; data-n, data-need (bytes of the
+//     n×n matrix), data-budget when refused, data-ms when done),
+//   s8-chunk-status (data-state = waiting|running|done|cancelled|failed; when done: data-n, data-d,
+//     data-causal, data-workers, data-ms, data-gflops, data-scratch (per worker), data-heap (largest wasm
+//     heap of a worker), data-checksum, data-maxdiff (max |chunked − reference| over the checked rows)),
+//   s8-checks (the check paragraphs), s8-big-table (one row per finished run; data-n, data-refused,
+//     data-ms, data-gflops, data-scratch on each <tr>).
 
-import { createEngineClient } from '../engine-client.mjs';
+import { createEnginePool } from '../engine-pool.mjs';
+import { checkRowsFor, estimateRemainingMs } from '../row-tasks.mjs';
 import { select, checkbox, intField, controlRow } from '../widgets/controls.mjs';
 import { simpleTable } from '../widgets/table.mjs';
 import { h, setT, serial } from '../dom.mjs';
 import { ltrNumber } from '../numerals.mjs';
 
 const D = 4, DV = 3;                       // the traced example: q, k of width 4, v of width 3
-const BIG_D = 64, BIG_BLOCK = 64;
-const BIG_NS = [1024, 2048, 4096, 8192, 16384, 32768, 65536];
-const DEMO_BUDGET = 32 * 2 ** 20;          // 32 MiB for the materialized attempts of this demo only
+const BIG_D = 64, BIG_BLOCK = 64, BIG_SEED = 1;
+const BIG_NS = [4096, 8192, 16384, 32768, 65536, 131072];
+const BIG_DEFAULT = 131072;
 
 export async function mount(root, ctx) {
   const { engine, state, fmt } = ctx;
@@ -37,8 +53,8 @@ export async function mount(root, ctx) {
     block: okInt(state.get('block', 3), 1, 16, 3),
     seed: okInt(state.get('seed', 7), 0, 1e9, 7),
     step: okInt(state.get('step', 0), 0, 64, 0),
-    maxN: BIG_NS.includes(state.get('maxN', 16384)) ? state.get('maxN', 16384) : 16384,
-    bigCausal: state.get('bigCausal', true),
+    bigN: BIG_NS.includes(state.get('bigN', BIG_DEFAULT)) ? state.get('bigN', BIG_DEFAULT) : BIG_DEFAULT,
+    bigCausal: state.get('bigCausal', true) !== false,
   };
   const f3 = (x) => fmt(x, { minimumFractionDigits: 3, maximumFractionDigits: 3 });
   // vectors as mathematics writes them: left to right, component 0 on the left (like the heatmaps)
@@ -182,145 +198,202 @@ export async function mount(root, ctx) {
 
   await load();
 
-  // ================================================================ part 2: growing n
-  const bigP = h('p', {}, ctx.tNode('s8.big.p', { d: fmt(BIG_D), bq: fmt(BIG_BLOCK), bk: fmt(BIG_BLOCK) }));
+  // ================================================================ part 2: at scale
+  const sec1 = (ms) => fmt(ms / 1000, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  const sec0 = (ms) => fmt(Math.round(ms / 1000), { maximumFractionDigits: 0 });
+  const causalPairsBn = (BIG_DEFAULT * (BIG_DEFAULT + 1)) / 2 / 1e9;
+  const poolSize = (() => { const hc = navigator.hardwareConcurrency || 2; return Math.max(1, Math.min(hc, 4)); })();
+
+  const bigP = h('p', {}, ctx.tNode('s8.big.p', { d: fmt(BIG_D), bq: fmt(BIG_BLOCK), bk: fmt(BIG_BLOCK), seed: fmt(BIG_SEED) }));
   const budgetP = h('p', { class: 'note' });
-  const timeP = h('p', { class: 'note' }, ctx.tNode('s8.big.timeNote', { from: fmt(BIG_NS[0]) }));
-  const maxNCtl = select(ctx, {
-    label: 's8.big.n', value: st.maxN, testid: 's8-max-n',
+  const workersP = h('p', {}, ctx.tNode('s8.big.workers', { w: fmt(poolSize) }));
+  const timeP = h('p', { class: 'note' }, ctx.tNode('s8.big.timeNote', {
+    n: fmt(BIG_DEFAULT), bn: fmt(causalPairsBn, { maximumFractionDigits: 1 }),
+  }));
+  const runBtn = h('button', { type: 'button', class: 'btn btn-primary btn-big', testid: 's8-run' });
+  const setRunLabel = () => setT(ctx, runBtn, 's8.big.run', { n: fmt(st.bigN) });
+  const nCtl = select(ctx, {
+    label: 's8.big.n', value: st.bigN, testid: 's8-big-n',
     options: BIG_NS.map((n) => ({ value: n, label: fmt(n) })),
-    onChange: (v) => { st.maxN = Number(v); state.set('maxN', st.maxN); },
+    onChange: (v) => { st.bigN = Number(v); state.set('bigN', st.bigN); setRunLabel(); },
   });
   const causalCtl = checkbox(ctx, { label: 's8.big.causal', checked: st.bigCausal, testid: 's8-big-causal',
     onChange: (on) => { st.bigCausal = on; state.set('bigCausal', on); } });
-  const runBtn = h('button', { type: 'button', class: 'btn btn-primary', testid: 's8-run' }, ctx.tNode('s8.big.run'));
+  setRunLabel();
   const cancelBtn = h('button', { type: 'button', class: 'btn btn-secondary', testid: 's8-cancel', disabled: true }, ctx.tNode('s8.big.cancel'));
   const prog = h('progress', { max: '1', value: '0', testid: 's8-progress' });
   prog.setAttribute('aria-label', ctx.t('s8.big.progress'));
+  const elapsedEl = h('span', { class: 'run-clock', testid: 's8-elapsed' });
+  const etaEl = h('span', { class: 'run-clock', testid: 's8-eta' });
   const matStatus = h('p', { testid: 's8-mat-status', 'aria-live': 'polite' });
   const chunkStatus = h('p', { testid: 's8-chunk-status', 'aria-live': 'polite' });
-  const inputsP = h('p', { class: 'note' });
+  const clockRow = h('p', { class: 'run-clocks', hidden: true }, elapsedEl, etaEl);
+  const resultBox = h('div', { class: 'big-summary', testid: 's8-checks', hidden: true });
   const bigTable = h('div', { class: 'table-slot' });
-  root.append(h('h3', {}, ctx.tNode('s8.big.title')), bigP, budgetP, timeP,
-    h('div', { class: 'experiment-panel' }, controlRow(maxNCtl, causalCtl), h('div', { class: 'run-row' }, runBtn, cancelBtn, prog)),
+  root.append(h('h3', {}, ctx.tNode('s8.big.title', { n: fmt(BIG_DEFAULT) })), bigP, budgetP, workersP, timeP,
+    h('div', { class: 'experiment-panel' }, controlRow(nCtl, causalCtl),
+      h('div', { class: 'run-row' }, runBtn, cancelBtn, prog), clockRow),
     h('div', { class: 'experiment-result big-run' },
       h('p', { class: 'run-label' }, ctx.tNode('s8.big.matLabel')), matStatus,
-      h('p', { class: 'run-label' }, ctx.tNode('s8.big.chunkLabel')), chunkStatus, inputsP, bigTable));
+      h('p', { class: 'run-label' }, ctx.tNode('s8.big.chunkLabel')), chunkStatus, resultBox, bigTable));
   setT(ctx, matStatus, 's8.big.idle');
   setT(ctx, chunkStatus, 's8.big.idle');
 
-  // the budget paragraph needs the default budget and n=65536's matrix: ask the main engine
+  // the budget paragraph: the default budget as the page's engine reports it
   try {
-    const def = await engine.memoryBudget();
-    const full64 = await engine.scoreMatrixBytes({ n: 65536, bytesPerElement: 4 });
-    setT(ctx, budgetP, 's8.big.budget', {
-      def: bytes(def), budget: bytes(DEMO_BUDGET), n64: fmt(65536), gib64: fmt(full64 / 2 ** 30),
-    });
+    setT(ctx, budgetP, 's8.big.budget', { def: bytes(await engine.memoryBudget()) });
   } catch { /* the paragraph stays empty; the run still works */ }
 
-  let big = null;           // the second engine client, created on first run
   let running = false;
-  let cancelled = false;
-  const resultRows = [];
+  let abort = null;          // AbortController of the run in progress
+  const history = [];        // finished runs, newest last
 
-  function drawBigTable() {
+  function drawHistory() {
     bigTable.textContent = '';
-    if (!resultRows.length) return;
-    const sec = (ms) => fmt(ms / 1000, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+    if (!history.length) return;
     const wrap = simpleTable(ctx, {
       testid: 's8-big-table', caption: ctx.tNode('s8.big.tableCaption', { d: fmt(BIG_D) }),
-      headers: ['s8.big.col.n', 's8.big.col.mat', 's8.big.col.chunk', 's8.big.col.scratch', 's8.big.col.full'],
-      rows: resultRows.map((r) => [
+      headers: ['s8.big.col.n', 's8.big.col.mask', 's8.big.col.mat', 's8.big.col.chunk', 's8.big.col.gflops',
+        's8.big.col.scratch', 's8.big.col.workers'],
+      rows: history.map((r) => [
         fmt(r.n),
-        r.refused ? ctx.tNode('s8.big.cellRefused') : r.matMs != null ? sec(r.matMs) : '…',
-        r.chunkMs != null ? sec(r.chunkMs) : '…',
-        r.scratch != null ? bytes(r.scratch) : '…',
-        bytes(r.full),
+        ctx.tNode(r.causal ? 's8.big.yes' : 's8.big.no'),
+        r.refused ? ctx.tNode('s8.big.cellRefused', { need: bytes(r.need) }) : ctx.tNode('s8.big.cellSec', { sec: sec1(r.matMs) }),
+        ctx.tNode('s8.big.cellSec', { sec: sec1(r.ms) }),
+        fmt(r.gflops, { maximumFractionDigits: 1 }),
+        bytes(r.scratch),
+        fmt(r.workers),
       ]),
     });
     wrap.querySelectorAll('tbody tr').forEach((tr, i) => {
-      const r = resultRows[i];
-      Object.assign(tr.dataset, { n: r.n, refused: !!r.refused, full: r.full });
-      if (r.scratch != null) tr.dataset.scratch = r.scratch;
+      const r = history[i];
+      Object.assign(tr.dataset, { n: r.n, refused: !!r.refused, ms: r.ms, gflops: r.gflops, scratch: r.scratch });
     });
     bigTable.append(wrap);
   }
 
+  const setState = (node, s) => { node.dataset.state = s; };
+  const clearData = (node) => { for (const k of Object.keys(node.dataset)) if (k !== 'testid') delete node.dataset[k]; };
+
   async function run() {
     if (running) return;
-    running = true; cancelled = false;
-    runBtn.disabled = true; cancelBtn.disabled = false;
-    resultRows.length = 0;
-    drawBigTable();
-    if (!big) big = createEngineClient();
-    const causal = st.bigCausal;
+    running = true;
+    const n = st.bigN, causal = st.bigCausal, d = BIG_D;
+    const ac = new AbortController();
+    abort = ac;
+    runBtn.disabled = true; cancelBtn.disabled = false; nCtl.input.disabled = true; causalCtl.input.disabled = true;
+    prog.value = 0;
+    resultBox.hidden = true; resultBox.textContent = '';
+    clearData(matStatus); clearData(chunkStatus);
+    clockRow.hidden = true;
+    setState(chunkStatus, 'waiting');
+    setT(ctx, chunkStatus, 's8.big.chunkWaiting');
+    const pool = createEnginePool();
+    const row = { n, causal };
+    let ticker = null;
+    let phase = 'mat';
     try {
-      for (const n of BIG_NS.filter((x) => x <= st.maxN)) {
-        if (cancelled) break;
-        const row = { n, full: await big.scoreMatrixBytes({ n, bytesPerElement: 4 }) };
-        resultRows.push(row);
-        drawBigTable();
-
-        // materialized, under the lowered budget (restored right after)
-        matStatus.dataset.state = 'running';
-        setT(ctx, matStatus, 's8.big.matRunning');
-        const q = await big.randomNormal({ seed: 1, rows: n, cols: BIG_D });
-        const k = await big.randomNormal({ seed: 2, rows: n, cols: BIG_D });
-        const v = await big.randomNormal({ seed: 3, rows: n, cols: BIG_D });
-        await big.setMemoryBudget(DEMO_BUDGET);
-        try {
-          const t0 = performance.now();
-          const r = await big.attention({ q, k, v, causal, variant: 'materialized' });
-          row.matMs = performance.now() - t0;
-          setT(ctx, matStatus, 's8.big.matDone', { ms: fmt(row.matMs, { maximumFractionDigits: 0 }), scratch: bytes(r.scratchBytes) });
-          matStatus.dataset.state = 'done';
-        } catch (err) {
-          if (err && err.code === 'TooLarge') {
-            row.refused = true;
-            setT(ctx, matStatus, 's8.big.refused', { need: bytes(row.full), budget: bytes(DEMO_BUDGET) });
-            matStatus.dataset.state = 'refused';
-          } else throw err;
-        } finally {
-          if (!cancelled) await big.setMemoryBudget(0);
-        }
-        drawBigTable();
-
-        // chunked, never holding n×n
-        chunkStatus.dataset.state = 'running';
-        prog.value = 0;
-        setT(ctx, chunkStatus, 's8.big.chunkRunning', { done: fmt(0), total: fmt(n) });
-        const sum = await big.runChunkedAtScale({ n, d: BIG_D, causal, blockQ: BIG_BLOCK, blockK: BIG_BLOCK, seed: 1 }, ({ done, total }) => {
-          prog.value = done / total;
-          setT(ctx, chunkStatus, 's8.big.chunkRunning', { done: fmt(done), total: fmt(total) });
-        });
-        row.chunkMs = sum.ms;
-        row.scratch = sum.scratchBytes;
-        prog.value = 1;
-        setT(ctx, chunkStatus, 's8.big.chunkDone', {
-          sec: fmt(sum.ms / 1000, { maximumFractionDigits: 2 }), scratch: bytes(sum.scratchBytes), full: bytes(row.full),
-          ratio: fmt(row.full / sum.scratchBytes, { maximumFractionDigits: 0 }),
-        });
-        chunkStatus.dataset.state = 'done';
-        setT(ctx, inputsP, 's8.big.sizeNote', { inputs: bytes(sum.inputBytes) });
-        drawBigTable();
+      // ---- 1. the materialized path: one engine, the whole n×n matrix, the real budget
+      const need = await engine.scoreMatrixBytes({ n, bytesPerElement: 4 });
+      row.need = need;
+      Object.assign(matStatus.dataset, { n, need });
+      setState(matStatus, 'running');
+      setT(ctx, matStatus, 's8.big.matAsking', { n: fmt(n) });
+      try {
+        const m = await pool.attentionSeeded({ n, d, seed: BIG_SEED, causal, variant: 'materialized' },
+          { signal: ac.signal, taskRows: n });
+        row.matMs = m.ms;
+        matStatus.dataset.ms = m.ms;
+        setT(ctx, matStatus, 's8.big.matDone', { sec: sec1(m.ms), need: bytes(need) });
+        setState(matStatus, 'done');
+      } catch (err) {
+        if (!err || err.code !== 'TooLarge') throw err;
+        row.refused = true;
+        const said = /memory budget of (\d+) bytes/.exec(err.message || '');
+        const budget = said ? Number(said[1]) : await engine.memoryBudget();
+        matStatus.dataset.budget = budget;
+        setT(ctx, matStatus, 's8.big.refused', { n: fmt(n), need: bytes(need), budget: bytes(budget) });
+        setState(matStatus, 'refused');
       }
+
+      // ---- 2. the chunked path through the pool
+      phase = 'chunk';
+      setState(chunkStatus, 'running');
+      setT(ctx, chunkStatus, 's8.big.chunkRunning', { done: fmt(0), total: fmt(n) });
+      const t0 = performance.now();
+      let last = { done: 0, total: n, workDone: 0, workTotal: 1 };
+      const tick = () => {
+        const el = performance.now() - t0;
+        elapsedEl.dataset.ms = String(Math.round(el));
+        setT(ctx, elapsedEl, 's8.big.elapsed', { sec: sec0(el) });
+        const left = estimateRemainingMs({ elapsedMs: el, workDone: last.workDone, workTotal: last.workTotal });
+        if (left == null) { delete etaEl.dataset.ms; setT(ctx, etaEl, 's8.big.etaUnknown'); }
+        else { etaEl.dataset.ms = String(Math.round(left)); setT(ctx, etaEl, 's8.big.eta', { sec: sec0(Math.max(1000, left)) }); }
+      };
+      clockRow.hidden = false;
+      tick();
+      ticker = setInterval(tick, 1000);
+      const r = await pool.attentionSeeded({ n, d, seed: BIG_SEED, causal, variant: 'chunked', blockQ: BIG_BLOCK, blockK: BIG_BLOCK }, {
+        signal: ac.signal,
+        checkRows: checkRowsFor(n),
+        onProgress: (p) => {
+          last = p;
+          prog.value = p.done / p.total;
+          setT(ctx, chunkStatus, 's8.big.chunkRunning', { done: fmt(p.done), total: fmt(p.total) });
+          tick();
+        },
+      });
+      clearInterval(ticker); ticker = null;
+      tick();
+      delete etaEl.dataset.ms;
+      etaEl.textContent = '';
+      prog.value = 1;
+      const gflops = r.flops / (r.ms * 1e6);
+      const maxDiff = Math.max(...r.checks.map((c) => c.maxAbsDiff));
+      Object.assign(row, { ms: r.ms, gflops, scratch: r.scratchBytes, workers: r.workers });
+      Object.assign(chunkStatus.dataset, {
+        n, d, causal, workers: r.workers, ms: r.ms, gflops, scratch: r.scratchBytes, heap: r.heapBytes,
+        checksum: r.checksum, maxdiff: maxDiff,
+      });
+      setT(ctx, chunkStatus, causal ? 's8.big.chunkDone' : 's8.big.chunkDoneFull', {
+        sec: sec1(r.ms), w: fmt(r.workers), gflops: fmt(gflops, { maximumFractionDigits: 1 }),
+      });
+      setState(chunkStatus, 'done');
+      const rows = r.checks.map((c) => fmt(c.row));
+      resultBox.append(
+        h('p', {}, ctx.tNode('s8.big.scratch', {
+          scratch: bytes(r.scratchBytes), full: bytes(need),
+          ratio: fmt(need / Math.max(1, r.scratchBytes), { maximumFractionDigits: 0 }), inputs: bytes(3 * n * d * 4),
+        })),
+        h('p', {}, ctx.tNode('s8.big.check', {
+          r1: rows[0], r2: rows[1] ?? rows[0], r3: rows[2] ?? rows[0], diff: fmt(maxDiff, { maximumSignificantDigits: 2 }),
+        })),
+        h('p', {}, ctx.tNode('s8.big.checksum', { count: fmt(n * d), sum: fmt(r.checksum, { maximumFractionDigits: 4 }) })),
+      );
+      resultBox.hidden = false;
+      history.push(row);
+      drawHistory();
     } catch (err) {
+      const node = phase === 'mat' ? matStatus : chunkStatus;
       if (err && err.code === 'Cancelled') {
-        setT(ctx, chunkStatus, 's8.big.cancelled');
-        chunkStatus.dataset.state = 'cancelled';
+        setT(ctx, node, 's8.big.cancelled');
+        setState(node, 'cancelled');
+        if (phase === 'mat') { setT(ctx, chunkStatus, 's8.big.idle'); setState(chunkStatus, 'cancelled'); }
       } else {
-        setT(ctx, chunkStatus, 's8.big.failed', { code: (err && err.code) || 'Unknown' });
-        chunkStatus.dataset.state = 'failed';
+        console.error('s8 at scale', err);
+        node.textContent = '';
+        node.append(ctx.errorNode(err));
+        setState(node, 'failed');
+        if (phase === 'mat') { setT(ctx, chunkStatus, 's8.big.idle'); setState(chunkStatus, 'failed'); }
       }
     } finally {
+      if (ticker) clearInterval(ticker);
+      pool.terminate();
+      abort = null;
       running = false;
-      runBtn.disabled = false; cancelBtn.disabled = true;
+      runBtn.disabled = false; cancelBtn.disabled = true; nCtl.input.disabled = false; causalCtl.input.disabled = false;
     }
   }
   runBtn.addEventListener('click', run);
-  cancelBtn.addEventListener('click', () => {
-    if (!running || !big) return;
-    cancelled = true;
-    big.cancel();           // terminates only this section's worker; a fresh one starts (default budget)
-  });
+  cancelBtn.addEventListener('click', () => { if (running && abort) abort.abort(); });
 }
