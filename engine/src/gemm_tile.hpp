@@ -80,20 +80,25 @@ inline void finish(const batch* acc, const Args& g, std::index_sequence<E...>) {
 
 // Never inlined: inlined into the loops of gemm_block, clang interleaved
 // neighbouring tiles and the WebAssembly kernel ran at 40% of its speed.
-template <std::size_t MR, std::size_t NV>
+// A_CONTIGUOUS (a_m = 1, as in P·V) makes the MR broadcasts constant
+// offsets from one pointer; WebAssembly has no scaled-index addressing, so
+// a runtime a_m costs V8 an address computation per broadcast.
+template <std::size_t MR, std::size_t NV, bool A_CONTIGUOUS>
 #if defined(__GNUC__)
 __attribute__((noinline))
 #endif
-void tile(const Args& g) {
+void tile(const Args& args) {
   using tiles = std::make_index_sequence<MR * NV>;
+  const Args g = args;  // a local copy: stores through c cannot alias it
   batch acc[MR * NV];
   detail::start<NV>(acc, g, tiles{});
   const float* a = g.a;
   const float* b = g.b;
+  const std::size_t a_m = A_CONTIGUOUS ? 1 : g.a_m;
   for (std::size_t k = 0; k < g.K; ++k, a += g.a_k, b += g.ldb) {
     batch b_k[NV];
     detail::load_b(b_k, b, std::make_index_sequence<NV>{});
-    detail::step<NV>(acc, a, g.a_m, b_k, tiles{});
+    detail::step<NV>(acc, a, a_m, b_k, tiles{});
   }
   detail::finish<NV>(acc, g, tiles{});
 }
@@ -110,17 +115,21 @@ inline void tile_scalar(const Args& g, std::size_t rows, std::size_t cols) {
 
 namespace detail {
 using TileFn = void (*)(const Args&);
-template <std::size_t... I>
+template <bool A_CONTIGUOUS, std::size_t... I>
 constexpr std::array<TileFn, sizeof...(I)> make_table(std::index_sequence<I...>) {
-  return {&tile<I / nv + 1, I % nv + 1>...};
+  return {&tile<I / nv + 1, I % nv + 1, A_CONTIGUOUS>...};
 }
 // tiles[(rows-1)·nv + (batches-1)] for 1 ≤ rows ≤ mr, 1 ≤ batches ≤ nv
-inline constexpr std::array<TileFn, mr * nv> tiles = make_table(std::make_index_sequence<mr * nv>{});
+inline constexpr std::array<TileFn, mr * nv> tiles_strided =
+    make_table<false>(std::make_index_sequence<mr * nv>{});
+inline constexpr std::array<TileFn, mr * nv> tiles_contiguous =
+    make_table<true>(std::make_index_sequence<mr * nv>{});
 }  // namespace detail
 
 // One tile of `rows` ≤ mr rows and `batches` ≤ nv batches of columns.
 inline void tile_any(const Args& g, std::size_t rows, std::size_t batches) {
-  detail::tiles[(rows - 1) * nv + (batches - 1)](g);
+  const auto& table = g.a_m == 1 ? detail::tiles_contiguous : detail::tiles_strided;
+  table[(rows - 1) * nv + (batches - 1)](g);
 }
 
 // The whole M×N block: full tiles, then partial ones at the bottom and right
