@@ -28,7 +28,7 @@ void fill(float* st, std::size_t ld, std::size_t keys, std::size_t cols, float v
 
 // The max a column subtracts: 0 for a column that sees no key (m = -inf),
 // so that its exponentials are exp(-inf) = 0 and not NaN.
-batch shift_of(batch m) { return xsimd::select(m == batch(neg_inf), batch(0.0f), m); }
+batch shift_of(batch m) { return simd::zero_if_neg_inf(m); }
 
 }  // namespace
 
@@ -79,7 +79,7 @@ void softmax_columns(float* st, std::size_t ld, std::size_t keys, std::size_t co
   for (std::size_t r = 0; r < cols; r += width) {
     float* col = st + r;
     batch mx(neg_inf);
-    for (std::size_t c = 0; c < keys; ++c) mx = xsimd::max(mx, batch::load_unaligned(col + c * ld));
+    for (std::size_t c = 0; c < keys; ++c) mx = simd::vmax(mx, batch::load_unaligned(col + c * ld));
     const batch shift = shift_of(mx);
     batch sum(0.0f);
     for (std::size_t c = 0; c < keys; ++c) {
@@ -102,7 +102,7 @@ void online_softmax_tile(float* st, std::size_t ld, std::size_t keys, std::size_
     float* col = st + r;
     const batch m_old = batch::load_unaligned(m + r);
     batch m_new = m_old;
-    for (std::size_t c = 0; c < keys; ++c) m_new = xsimd::max(m_new, batch::load_unaligned(col + c * ld));
+    for (std::size_t c = 0; c < keys; ++c) m_new = simd::vmax(m_new, batch::load_unaligned(col + c * ld));
     const batch shift = shift_of(m_new);
     batch sum(0.0f);
     for (std::size_t c = 0; c < keys; ++c) {

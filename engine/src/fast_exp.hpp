@@ -19,8 +19,7 @@ namespace attn::simd {
 inline batch exp_softmax(batch x) {
   using ibatch = xsimd::batch<std::int32_t>;
   const batch lo(-87.0f);
-  const auto visible = x >= lo;  // false for NaN and below -87
-  const batch xc = xsimd::max(x, lo);               // keeps 2ⁿ a normal float
+  const batch xc = vmax(x, lo);                      // keeps 2ⁿ a normal float
   const batch t = xc * batch(1.44269504088896341f);  // log2 e
   const batch magic(12582912.0f);                                    // 1.5·2²³
   const batch j = t + magic;
@@ -39,7 +38,7 @@ inline batch exp_softmax(batch x) {
   p = xsimd::fma(p, u, batch(1.0f));
   // (bits(j) << 23) = n << 23 (the magic's own bits shift out), plus the bias
   const ibatch exponent = (xsimd::bitwise_cast<ibatch>(j) << 23) + ibatch(127 << 23);
-  return xsimd::select(visible, p * xsimd::bitwise_cast<batch>(exponent), batch(0.0f));
+  return zero_below(p * xsimd::bitwise_cast<batch>(exponent), x, lo);  // 0 for NaN and below -87
 }
 
 }  // namespace attn::simd

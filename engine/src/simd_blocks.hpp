@@ -23,10 +23,43 @@
 #pragma GCC diagnostic pop
 #endif
 
+#if defined(__EMSCRIPTEN__)
+#include <wasm_simd128.h>
+#endif
+
 namespace attn::simd {
 
 using batch = xsimd::batch<float>;
 constexpr std::size_t width = batch::size;
+
+// Three operations of the softmax inner loops, each one instruction on
+// WebAssembly where xsimd's SSE path is emulated with several: Emscripten's
+// _mm_max_ps is a compare plus a bitselect (NaN rules of x86), and
+// _mm_blendv_ps a shift plus a bitselect, where f32x4.pmax and v128.and do.
+#if defined(__EMSCRIPTEN__)
+inline batch vmax(batch a, batch b) {
+  return batch(static_cast<__m128>(wasm_f32x4_pmax(static_cast<v128_t>(a.data), static_cast<v128_t>(b.data))));
+}
+// value where x >= bound, else +0 (also for NaN x)
+inline batch zero_below(batch value, batch x, batch bound) {
+  const v128_t keep = wasm_f32x4_ge(static_cast<v128_t>(x.data), static_cast<v128_t>(bound.data));
+  return batch(static_cast<__m128>(wasm_v128_and(static_cast<v128_t>(value.data), keep)));
+}
+// m, or 0 where m is -inf
+inline batch zero_if_neg_inf(batch m) {
+  const v128_t neg_inf = wasm_f32x4_splat(-std::numeric_limits<float>::infinity());
+  const v128_t is_neg_inf = wasm_f32x4_eq(static_cast<v128_t>(m.data), neg_inf);
+  return batch(static_cast<__m128>(wasm_v128_andnot(static_cast<v128_t>(m.data), is_neg_inf)));
+}
+#else
+inline batch vmax(batch a, batch b) { return xsimd::max(a, b); }
+inline batch zero_below(batch value, batch x, batch bound) {
+  return xsimd::select(x >= bound, value, batch(0.0f));
+}
+inline batch zero_if_neg_inf(batch m) {
+  return xsimd::select(m == batch(-std::numeric_limits<float>::infinity()), batch(0.0f), m);
+}
+#endif
 
 // Σ a[t]·b[t] for t < n.
 inline float dot(const float* a, const float* b, std::size_t n) {
