@@ -1,40 +1,53 @@
-// Native benchmark of the attention kernels: GFLOP/s and memory of the
-// materialized, causal (materialized kernel) and chunked variants against the
-// scalar reference, L = S = n for n in {128, 512, 2048, 4096}, d_k = d_v = 64.
-// FLOPs: 4*L*S*d (q.k and the weighted sum of v), half of that when causal.
-// Time: CPU time of the calling thread, best of repeated runs (the machine is
-// shared; wall time would count the time spent waiting for a core).
+// Native part of build-scripts/bench (engine/bench/bench.mjs drives the rest).
+//
+// 1. The FMA ceiling of this CPU with the xsimd architecture the engine was
+//    compiled for (xsimd::default_arch, the same flags as the engine): K
+//    independent chains acc = fma(acc, a, b) over full-width batches, K tried
+//    in {8, 12, 16, 24, 32}, the best kept. 2 * lanes flops per FMA. One thread.
+// 2. The engine through its public C++ API, L = S = n, d_k = d_v = d:
+//    reference (scalar), materialized, causal (materialized kernel), chunked,
+//    causal chunked; one thread, and T threads (std::thread) splitting the
+//    query rows, each thread calling attn::attention on its slice (row_offset
+//    keeps the causal mask global; for causal the split point equalises work,
+//    not rows). Every result is compared with the scalar reference first.
+//    FLOPs: 4*L*S*d, half of that when causal.
+// Time: one thread: CPU time of the calling thread, best of repeated runs
+// (the machine may be shared; wall time would count waiting for a core);
+// T threads: wall time (steady_clock), best of repeated runs. Both include
+// building the output (the engine copies into its result) and, with threads,
+// copying each slice's rows into the full output.
 // Memory: the engine's scratch_bytes, and the process's peak RSS (VmHWM,
-// reset before each kernel through /proc/self/clear_refs). Not a test.
-// Usage: attn_bench [--sizes 128,512] [--d 64] [--min-time 0.3] [--json FILE]
+// reset before each measurement through /proc/self/clear_refs; it includes
+// the inputs, the reference outputs the bench keeps and the binary itself).
+// Usage: attn_bench [--sizes 512,2048,4096] [--d 64] [--min-time 0.3]
+//                   [--threads 2] [--ceiling-only] [--json FILE]
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <time.h>
+
+#include <xsimd/xsimd.hpp>
 
 #include "attn/engine.hpp"
 
 namespace {
 
 struct Options {
-  std::vector<std::size_t> sizes{128, 512, 2048, 4096};
+  std::vector<std::size_t> sizes{512, 2048, 4096};
   std::size_t d = 64;
-  double min_time = 0.3;  // seconds of repetitions per measurement; at least one run
+  double min_time = 0.3;  // seconds of repetitions per measurement; at least min_runs runs
+  int min_runs = 3;
+  unsigned threads = 2;
+  bool ceiling_only = false;
   std::string json;
-};
-
-struct Timing {
-  double seconds = 0;  // best run
-  int runs = 0;
-  std::size_t scratch_bytes = 0;
-  double peak_rss = 0;  // bytes, VmHWM during the runs
-  attn::Matrix out;
 };
 
 // VmHWM / VmRSS from /proc/self/status, in bytes (0 if unavailable).
@@ -61,16 +74,143 @@ double thread_cpu_seconds() {
   return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+double wall_seconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+// ---------------------------------------------------------------- FMA ceiling
+volatile float g_a = 0.99999994f, g_b = 1e-7f;  // volatile: the compiler cannot fold the chains
+volatile float g_sink = 0;
+
+template <int K>
+double fma_chains_seconds(long iters) {
+  using B = xsimd::batch<float>;
+  const B a(g_a), b(g_b);
+  B acc[K];
+  for (int j = 0; j < K; ++j) acc[j] = B(1.0f + 0.001f * j);
+  const double start = thread_cpu_seconds();
+  for (long i = 0; i < iters; ++i) {
+#pragma GCC unroll 32
+    for (int j = 0; j < K; ++j) acc[j] = xsimd::fma(acc[j], a, b);
+  }
+  const double s = thread_cpu_seconds() - start;
+  B total = acc[0];
+  for (int j = 1; j < K; ++j) total += acc[j];
+  g_sink = g_sink + xsimd::hadd(total);
+  return s;
+}
+
+struct Ceiling {
+  double gflops = 0;
+  int chains = 0;
+};
+
+template <int K>
+void try_chains(Ceiling& best, double min_time) {
+  constexpr double lanes = xsimd::batch<float>::size;
+  long iters = 1 << 16;
+  while (fma_chains_seconds<K>(iters) < 0.02) iters *= 2;  // about 20 ms per run
+  double total = 0, fastest = 1e300;
+  for (int r = 0; r < 5 || total < min_time; ++r) {
+    const double s = fma_chains_seconds<K>(iters);
+    fastest = std::min(fastest, s);
+    total += s;
+  }
+  const double gf = 2.0 * lanes * K * static_cast<double>(iters) / fastest / 1e9;
+  if (gf > best.gflops) best = {gf, K};
+}
+
+Ceiling fma_ceiling(double min_time) {
+  Ceiling best;
+  try_chains<8>(best, min_time);
+  try_chains<12>(best, min_time);
+  try_chains<16>(best, min_time);
+  try_chains<24>(best, min_time);
+  try_chains<32>(best, min_time);
+  return best;
+}
+
+// ---------------------------------------------------------------- engine
+struct Kernel {
+  const char* name;
+  attn::Variant variant;
+  bool causal;
+};
+const Kernel kKernels[] = {
+    {"reference", attn::Variant::Reference, false},
+    {"reference causal", attn::Variant::Reference, true},
+    {"materialized", attn::Variant::Materialized, false},
+    {"causal", attn::Variant::Materialized, true},
+    {"chunked", attn::Variant::Chunked, false},
+    {"causal chunked", attn::Variant::Chunked, true},
+};
+
+struct Timing {
+  double seconds = 1e300;  // best run
+  int runs = 0;
+  std::size_t scratch_bytes = 0;
+  double peak_rss = 0;
+  attn::Matrix out;
+};
+
+// Query-row split points for T threads: equal rows, or for causal equal work
+// (row i costs i + 1 keys), rounded to the engine's default block of 32 rows.
+std::vector<std::size_t> split_rows(std::size_t n, unsigned T, bool causal) {
+  std::vector<std::size_t> cut{0};
+  for (unsigned t = 1; t < T; ++t) {
+    const double frac = causal ? std::sqrt(double(t) / T) : double(t) / T;
+    std::size_t c = static_cast<std::size_t>(std::lround(frac * n / 32.0)) * 32;
+    c = std::min(std::max(c, cut.back()), n);
+    cut.push_back(c);
+  }
+  cut.push_back(n);
+  return cut;
+}
+
+attn::AttentionResult run_threads(const attn::Matrix& q, const attn::Matrix& k, const attn::Matrix& v,
+                                  const attn::AttentionOptions& opt, unsigned T) {
+  const std::size_t n = q.rows, d = q.cols;
+  const std::vector<std::size_t> cut = split_rows(n, T, opt.causal);
+  std::vector<attn::AttentionResult> parts(T);
+  std::vector<std::thread> pool;
+  for (unsigned t = 0; t < T; ++t) {
+    pool.emplace_back([&, t] {
+      const std::size_t r0 = cut[t], r1 = cut[t + 1];
+      if (r1 <= r0) return;
+      attn::AttentionOptions o = opt;
+      o.row_offset = r0;
+      const attn::MatrixView qs{q.data.data() + r0 * d, r1 - r0, d};
+      parts[t] = attn::attention(qs, k.view(), v.view(), o);
+    });
+  }
+  for (auto& th : pool) th.join();
+  attn::AttentionResult all;
+  all.out = attn::Matrix(n, v.cols);
+  for (unsigned t = 0; t < T; ++t) {
+    if (cut[t + 1] <= cut[t]) continue;
+    std::copy(parts[t].out.data.begin(), parts[t].out.data.end(), all.out.data.begin() + cut[t] * v.cols);
+    all.scratch_bytes += parts[t].scratch_bytes;  // both threads' scratch exists at once
+  }
+  return all;
+}
+
 Timing measure(const attn::Matrix& q, const attn::Matrix& k, const attn::Matrix& v,
-               const attn::AttentionOptions& opt, double min_time) {
+               const attn::AttentionOptions& opt, unsigned threads, const Options& o, int min_runs) {
   Timing t;
   reset_peak_rss();
   double total = 0;
-  t.seconds = 1e300;
-  while (t.runs == 0 || total < min_time) {
-    const double start = thread_cpu_seconds();
-    attn::AttentionResult r = attn::attention(q.view(), k.view(), v.view(), opt);
-    const double s = thread_cpu_seconds() - start;
+  while (t.runs < min_runs || total < o.min_time) {
+    attn::AttentionResult r;
+    double s;
+    if (threads == 1) {
+      const double start = thread_cpu_seconds();
+      r = attn::attention(q.view(), k.view(), v.view(), opt);
+      s = thread_cpu_seconds() - start;
+    } else {
+      const double start = wall_seconds();
+      r = run_threads(q, k, v, opt, threads);
+      s = wall_seconds() - start;
+    }
     t.seconds = std::min(t.seconds, s);
     total += s;
     ++t.runs;
@@ -82,8 +222,12 @@ Timing measure(const attn::Matrix& q, const attn::Matrix& k, const attn::Matrix&
 }
 
 double max_abs_diff(const attn::Matrix& a, const attn::Matrix& b) {
+  if (a.data.size() != b.data.size()) return INFINITY;
   double m = 0;
-  for (std::size_t i = 0; i < a.data.size(); ++i) m = std::max(m, std::fabs(double(a.data[i]) - b.data[i]));
+  for (std::size_t i = 0; i < a.data.size(); ++i) {
+    const double diff = std::fabs(double(a.data[i]) - b.data[i]);
+    if (!(diff <= m)) m = std::isnan(diff) ? INFINITY : diff;
+  }
   return m;
 }
 
@@ -102,9 +246,14 @@ Options parse(int argc, char** argv) {
     if (a == "--sizes" && has_value) o.sizes = parse_sizes(argv[++i]);
     else if (a == "--d" && has_value) o.d = std::stoul(argv[++i]);
     else if (a == "--min-time" && has_value) o.min_time = std::atof(argv[++i]);
+    else if (a == "--threads" && has_value) o.threads = static_cast<unsigned>(std::stoul(argv[++i]));
+    else if (a == "--ceiling-only") o.ceiling_only = true;
     else if (a == "--json" && has_value) o.json = argv[++i];
     else {
-      std::fprintf(stderr, "usage: %s [--sizes 128,512,2048,4096] [--d 64] [--min-time 0.3] [--json FILE]\n", argv[0]);
+      std::fprintf(stderr,
+                   "usage: %s [--sizes 512,2048,4096] [--d 64] [--min-time 0.3] [--threads 2] "
+                   "[--ceiling-only] [--json FILE]\n",
+                   argv[0]);
       std::exit(2);
     }
   }
@@ -112,63 +261,80 @@ Options parse(int argc, char** argv) {
 }
 
 constexpr double MiB = 1024.0 * 1024.0;
+// Results within this distance of the scalar reference are accepted (float32
+// kernels against a double-accumulating reference, |out| <= max|v| ~ 4).
+constexpr double kTolerance = 1e-3;
 
 }  // namespace
 
 int main(int argc, char** argv) {
   const Options o = parse(argc, argv);
   const bool rss_ok = reset_peak_rss();
-  std::printf("native attention benchmark: simd=%s, d=%zu, thread CPU time, best of >= %.2f s per cell%s\n",
-              attn::simd_arch_name(), o.d, o.min_time, rss_ok ? "" : " (peak RSS not resettable: cumulative)");
-  std::printf("%6s %-13s %10s %9s %10s %9s %8s %12s %10s %9s\n", "n", "kernel", "simd ms", "GFLOP/s",
-              "ref ms", "GFLOP/s", "speedup", "scratch MiB", "peak MiB", "max|diff|");
 
-  struct Kernel { const char* name; attn::Variant variant; bool causal; };
-  const Kernel kernels[] = {{"materialized", attn::Variant::Materialized, false},
-                            {"causal", attn::Variant::Materialized, true},
-                            {"chunked", attn::Variant::Chunked, false}};
+  const Ceiling ceil = fma_ceiling(o.min_time);
+  std::printf("native FMA ceiling: %.1f GFLOP/s (xsimd %s, %zu float lanes, %d independent fma chains, 1 thread)\n",
+              ceil.gflops, xsimd::default_arch::name(), std::size_t(xsimd::batch<float>::size), ceil.chains);
+  std::fflush(stdout);
 
   std::ostringstream json;
-  json << "{\"simd\":\"" << attn::simd_arch_name() << "\",\"d\":" << o.d << ",\"rows\":[";
+  json << "{\"simd\":\"" << attn::simd_arch_name() << "\",\"d\":" << o.d << ",\"threads\":" << o.threads
+       << ",\"peakRssResettable\":" << (rss_ok ? "true" : "false") << ",\"ceiling\":{\"gflops\":" << ceil.gflops
+       << ",\"arch\":\"" << xsimd::default_arch::name() << "\",\"lanes\":" << xsimd::batch<float>::size
+       << ",\"chains\":" << ceil.chains << "},\"rows\":[";
   bool first = true;
-  for (std::size_t n : o.sizes) {
-    // Same inputs as bench.mjs: seeds 42, 43, 44 for q, k, v.
-    attn::NormalRng rq(42), rk(43), rv(44);
-    const attn::Matrix q = attn::random_normal(rq, n, o.d);
-    const attn::Matrix k = attn::random_normal(rk, n, o.d);
-    const attn::Matrix v = attn::random_normal(rv, n, o.d);
-    Timing ref_full, ref_causal;  // the reference is measured once per mask and shared
-    bool have_full = false, have_causal = false;
-    for (const Kernel& kern : kernels) {
-      attn::AttentionOptions opt;
-      opt.causal = kern.causal;
-      opt.variant = kern.variant;
-      const Timing simd = measure(q, k, v, opt, o.min_time);
-      bool& have = kern.causal ? have_causal : have_full;
-      Timing& ref = kern.causal ? ref_causal : ref_full;
-      if (!have) {
-        opt.variant = attn::Variant::Reference;
-        ref = measure(q, k, v, opt, o.min_time);
-        have = true;
+  int wrong = 0;
+  if (!o.ceiling_only) {
+    std::printf("%6s %-17s %3s %10s %9s %7s %12s %10s %9s %5s\n", "n", "kernel", "thr", "ms", "GFLOP/s", "%ceil",
+                "scratch MiB", "peak MiB", "max|diff|", "runs");
+    for (std::size_t n : o.sizes) {
+      attn::NormalRng rq(42), rk(43), rv(44);  // the same inputs as the browser run
+      const attn::Matrix q = attn::random_normal(rq, n, o.d);
+      const attn::Matrix k = attn::random_normal(rk, n, o.d);
+      const attn::Matrix v = attn::random_normal(rv, n, o.d);
+      attn::Matrix ref[2];  // [causal]
+      for (const Kernel& kern : kKernels) {
+        const bool is_ref = kern.variant == attn::Variant::Reference;
+        for (unsigned threads : {1u, o.threads}) {
+          if (threads < 1 || (threads != 1 && (is_ref || o.threads == 1))) continue;
+          attn::AttentionOptions opt;
+          opt.causal = kern.causal;
+          opt.variant = kern.variant;
+          // Correctness first: one untimed run compared with the reference.
+          double diff = 0;
+          if (!is_ref) {
+            const attn::Matrix out = threads == 1 ? attn::attention(q.view(), k.view(), v.view(), opt).out
+                                                  : run_threads(q, k, v, opt, threads).out;
+            diff = max_abs_diff(out, ref[kern.causal]);
+          }
+          const bool ok = diff <= kTolerance;
+          Timing t;
+          if (ok) t = measure(q, k, v, opt, threads, o, is_ref ? 1 : o.min_runs);
+          if (is_ref) ref[kern.causal] = t.out;
+          const double flops = 4.0 * n * n * o.d * (kern.causal ? 0.5 : 1.0);
+          const double gf = flops / t.seconds / 1e9;
+          if (ok) {
+            std::printf("%6zu %-17s %3u %10.3f %9.2f %6.1f%% %12.2f %10.1f %9.1e %5d\n", n, kern.name, threads,
+                        t.seconds * 1e3, gf, 100.0 * gf / ceil.gflops, t.scratch_bytes / MiB, t.peak_rss / MiB, diff,
+                        t.runs);
+          } else {
+            ++wrong;
+            std::printf("%6zu %-17s %3u   WRONG RESULT: max|diff| %.3e > %.0e against the reference; not timed\n", n,
+                        kern.name, threads, diff, kTolerance);
+          }
+          std::fflush(stdout);
+          json << (first ? "" : ",") << "{\"n\":" << n << ",\"kernel\":\"" << kern.name << "\",\"threads\":" << threads
+               << ",\"ok\":" << (ok ? "true" : "false") << ",\"maxAbsDiff\":" << (std::isfinite(diff) ? diff : -1);
+          if (ok)
+            json << ",\"seconds\":" << t.seconds << ",\"gflops\":" << gf << ",\"timing\":\""
+                 << (threads == 1 ? "thread-cpu" : "wall") << "\",\"runs\":" << t.runs
+                 << ",\"scratchBytes\":" << t.scratch_bytes << ",\"peakRssBytes\":" << t.peak_rss;
+          json << "}";
+          first = false;
+        }
       }
-      const double flops = 4.0 * n * n * o.d * (kern.causal ? 0.5 : 1.0);
-      const double gf = flops / simd.seconds / 1e9, gf_ref = flops / ref.seconds / 1e9;
-      const double diff = max_abs_diff(simd.out, ref.out);
-      std::printf("%6zu %-13s %10.3f %9.2f %10.3f %9.2f %7.1fx %12.2f %10.1f %9.1e\n", n, kern.name,
-                  simd.seconds * 1e3, gf, ref.seconds * 1e3, gf_ref, gf / gf_ref, simd.scratch_bytes / MiB,
-                  simd.peak_rss / MiB, diff);
-      std::fflush(stdout);
-      json << (first ? "" : ",") << "{\"n\":" << n << ",\"kernel\":\"" << kern.name << "\",\"simdSeconds\":"
-           << simd.seconds << ",\"simdGflops\":" << gf << ",\"refSeconds\":" << ref.seconds
-           << ",\"refGflops\":" << gf_ref << ",\"scratchBytes\":" << simd.scratch_bytes
-           << ",\"refScratchBytes\":" << ref.scratch_bytes << ",\"peakRssBytes\":" << simd.peak_rss
-           << ",\"maxAbsDiff\":" << diff << "}";
-      first = false;
     }
   }
   json << "]}\n";
-  if (!o.json.empty()) {
-    std::ofstream(o.json) << json.str();
-  }
-  return 0;
+  if (!o.json.empty()) std::ofstream(o.json) << json.str();
+  return wrong ? 1 : 0;
 }
