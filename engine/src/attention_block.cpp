@@ -53,7 +53,18 @@ void score_tile(const Problem& p, const float* panel, std::size_t i0, std::size_
     // the panel's first and last real rows see the fewest and the most keys
     const std::size_t end_min = key_end_of(p, i0, rows, n0);
     const std::size_t end_max = key_end_of(p, i0, rows, n0 + n_cols - 1);
-    for (std::size_t m0 = 0; m0 < keys; m0 += g::mr) {
+    // full tiles of keys every row of the panel sees: one strip, no fix-ups
+    std::size_t m0 = 0;
+    if (p.mask == nullptr) {
+      const std::size_t seen_by_all = end_min > j0 ? std::min(keys, end_min - j0) : 0;
+      const std::size_t full = seen_by_all / g::mr;
+      if (full > 0) {
+        g::strip_any({p.d_k, p.k.data + j0 * p.d_k, p.d_k, 1, panel + n0, cols, st + n0, ld, nullptr},
+                     full, batches);
+        m0 = full * g::mr;
+      }
+    }
+    for (; m0 < keys; m0 += g::mr) {
       const std::size_t m_rows = std::min(g::mr, keys - m0);
       const std::size_t j = j0 + m0;
       float* st_tile = st + m0 * ld + n0;
