@@ -128,7 +128,7 @@ export function createEnginePool({ size, workerUrl } = {}) {
     }
     const L = q.rows, S = k.rows, dv = v.cols;
     const rows = taskRows === undefined ? defaultTaskRows({
-      rows: L, keys: S, workers: count, blockQ: blockQ || 32,
+      rows: L, keys: S, workers: count, blockQ: blockQ || 64,
       maxRowBytes: variant === 'materialized' ? S * 4 : 0,
     }) : taskRows;
     if (!Number.isInteger(rows) || rows < 1) throw codedError('BadArgument', `pool.attention: taskRows must be a whole number >= 1, got ${taskRows}`);
@@ -182,7 +182,7 @@ export function createEnginePool({ size, workerUrl } = {}) {
     }
     if (variant !== 'chunked' && variant !== 'materialized') throw codedError('BadArgument', `pool.attentionSeeded: unknown variant '${variant}'`);
     const rows = taskRows === undefined ? defaultTaskRows({
-      rows: n, keys: n, workers: count, blockQ: blockQ || 32, maxRowBytes: variant === 'materialized' ? n * 4 : 0,
+      rows: n, keys: n, workers: count, blockQ: blockQ || 64, maxRowBytes: variant === 'materialized' ? n * 4 : 0,
     }) : taskRows;
     if (!Number.isInteger(rows) || rows < 1) throw codedError('BadArgument', `pool.attentionSeeded: taskRows must be a whole number >= 1, got ${taskRows}`);
     const tasks = planTasks({ rows: n, keys: n, taskRows: rows, causal: !!causal });

@@ -47,8 +47,8 @@ function runChunkedAtScale(id, opts) {
   const d = Math.floor(Number(opts.d));
   const seed = Number.isFinite(Number(opts.seed)) ? Number(opts.seed) : 1;
   const causal = !!opts.causal;
-  const blockQ = Math.max(1, Math.floor(Number(opts.blockQ) || 32));
-  const blockK = Math.max(1, Math.floor(Number(opts.blockK) || 32));
+  const blockQ = Math.max(1, Math.floor(Number(opts.blockQ) || 64));
+  const blockK = Math.max(1, Math.floor(Number(opts.blockK) || 64));
   const t0 = performance.now();
   const q = engine.randomNormal({ seed, rows: n, cols: d });
   const k = engine.randomNormal({ seed: seed + 1, rows: n, cols: d });

@@ -61,11 +61,11 @@ export function attentionFlops({ L, S, dk, dv = dk, causal = false }) {
  * calls are not drowned in messages. With `maxRowBytes` (bytes one row needs,
  * e.g. S·4 for the materialized variant) a task stays under `taskBytes`.
  */
-export function defaultTaskRows({ rows, keys = 0, workers = 1, blockQ = 32, perWorker = 16, minPairs = 2 ** 18,
+export function defaultTaskRows({ rows, keys = 0, workers = 1, blockQ = 64, perWorker = 16, minPairs = 2 ** 18,
   maxRowBytes = 0, taskBytes = 64 * 2 ** 20 }) {
   if (!isCount(rows)) return 1;
   const w = isCount(workers) ? workers : 1;
-  const bq = isCount(blockQ) ? blockQ : 32;
+  const bq = isCount(blockQ) ? blockQ : 64;
   let r = Math.ceil(rows / (w * perWorker));
   if (isCount(keys)) r = Math.max(r, Math.ceil(minPairs / keys));
   r = Math.max(bq, Math.ceil(r / bq) * bq);
