@@ -6,7 +6,8 @@
 //   web/pages/lesson.html   → fa/index.html, ar/index.html
 //   web/pages/practice.html → fa/practice.html, ar/practice.html (skipped if absent)
 //   web/text/<lang>/*.json  → text/<lang>.json (merged, "_…" notes dropped)
-//   node_modules            → vendor/katex, vendor/fonts, vendor/ts-fsrs
+//   node_modules            → vendor/katex (katex.min.js as an ES module, the fonts formulas use),
+//                             vendor/fonts, vendor/ts-fsrs (web/README.md, "Load budget")
 //   build/engine-dist/*     → js/ (when present)
 //   web/sw.js               → sw.js (the service worker, written last by sw-manifest.mjs: its
 //                             MANIFEST lists every other file of the site, its VERSION hashes
@@ -15,6 +16,7 @@
 // {{t:key}} (a prose key as element content, `code` as <bdi dir="ltr">),
 // {{a:key}} (a prose key as plain escaped text, for attributes); {{t.ar:key}} / {{a.fa:key}}
 // take the key from that language's text instead of the page's (the bilingual chooser).
+// Every page gets a <link rel="modulepreload"> per module its entry script imports statically.
 // Exits 1 with a list of problems when a text or page check fails
 // (build-scripts/text-checks.mjs); the site is still written so it can be inspected.
 //
@@ -121,6 +123,77 @@ function buildFontCss(pkg, name) {
   return { css: `/* ${name}: @fontsource/${pkg}, arabic + latin subsets, 400 + 700, woff2 (generated) */\n` + out.join('\n\n') + '\n', files: [...files], dir };
 }
 
+// vendor/katex/katex.mjs from katex.min.js (UMD): run it with a CommonJS-style `module` in
+// scope and export what it returns, so `import('…/katex.mjs')` gives the same default export
+// (render, renderToString, ParseError, version…) as the package's katex.mjs, in 273 KB
+// instead of 603 KB. Falls back to copying katex.mjs when the minified file is missing.
+function writeKatexModule(kd, dst) {
+  const min = path.join(kd, 'katex.min.js');
+  if (!fs.existsSync(min)) { copyFile(path.join(kd, 'katex.mjs'), dst); return; }
+  const src = fs.readFileSync(min, 'utf8');
+  const version = JSON.parse(fs.readFileSync(path.join(kd, '..', 'package.json'), 'utf8')).version;
+  fs.mkdirSync(path.dirname(dst), { recursive: true });
+  fs.writeFileSync(dst, `/* KaTeX ${version} (MIT), katex.min.js wrapped as an ES module by build-scripts/make-site.mjs */\n` +
+    'const module = { exports: {} };\nconst exports = module.exports;\n' + src.trim() + '\n' +
+    'const katex = module.exports;\nexport default katex;\n' +
+    'export const { render, renderToString, ParseError, SETTINGS_SCHEMA, version } = katex;\n');
+}
+
+// KaTeX font families: the ones any formula may use, plus those only some commands need,
+// shipped when a text file or a module uses such a command (a formula with a dropped family
+// would fall back to another font, never to a missing file: its @font-face goes too).
+const KATEX_ALWAYS = ['AMS', 'Main', 'Math', 'Size1', 'Size2', 'Size3', 'Size4'];
+const KATEX_BY_COMMAND = {
+  Caligraphic: /\\(?:mathcal|cal)\b/,
+  Fraktur: /\\(?:mathfrak|frak|Bbbk)\b/,
+  Script: /\\mathscr\b/,
+  SansSerif: /\\(?:mathsf|mathsfit|textsf|sf|sfit)\b/,
+  Typewriter: /\\(?:mathtt|texttt|tt|verb)\b/,
+};
+function katexFamiliesUsed() {
+  const sources = [];
+  const walkSrc = (d) => { if (!fs.existsSync(d)) return; for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+    const f = path.join(d, e.name);
+    if (e.isDirectory()) walkSrc(f); else if (/\.(json|mjs|js|html)$/.test(e.name)) sources.push(fs.readFileSync(f, 'utf8'));
+  } };
+  walkSrc(path.join(WEB, 'text')); walkSrc(path.join(WEB, 'js')); walkSrc(path.join(WEB, 'pages'));
+  const all = sources.join('\n').replace(/\\\\/g, '\\');   // JSON and JS strings escape the backslash
+  return new Set([...KATEX_ALWAYS, ...Object.keys(KATEX_BY_COMMAND).filter((fam) => KATEX_BY_COMMAND[fam].test(all))]);
+}
+// katex.min.css with @font-face rules for the shipped families only, woff2 only.
+function writeKatexCss(src, dst, families) {
+  if (!fs.existsSync(src)) { errors.push(`missing file: ${path.relative(ROOT, src)}`); return; }
+  const css = fs.readFileSync(src, 'utf8').replace(/@font-face\{[^}]*\}/g, (rule) => {
+    const fam = /KaTeX_([A-Za-z0-9]+)-/.exec(rule)?.[1] || /font-family:KaTeX_([A-Za-z0-9]+)/.exec(rule)?.[1];
+    if (!families.has(fam)) return '';
+    return rule.replace(/src:([^;}]+)/, (all, list) => `src:${list.split(',').filter((u) => /\.woff2\)/.test(u)).join(',')}`);
+  });
+  fs.mkdirSync(path.dirname(dst), { recursive: true });
+  fs.writeFileSync(dst, css);
+}
+
+// <link rel="modulepreload"> for every module a page's entry script imports statically
+// (transitively, relative specifiers only), inserted before its <script type="module">: the
+// browser then fetches the whole import graph at once instead of one level per round trip.
+// Dynamic import() is not followed (sections and blocks load on their own).
+const IMPORT_RE = /(?:^|[;\n}])\s*(?:import|export)\s*(?:[\w*${}\s,]+?\s*from\s*)?['"](\.{1,2}\/[^'"]+)['"]/g;
+function staticImports(file, seen = new Set()) {
+  if (seen.has(file) || !fs.existsSync(file)) return seen;
+  seen.add(file);
+  const src = fs.readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+  for (const m of src.matchAll(IMPORT_RE)) staticImports(path.resolve(path.dirname(file), m[1]), seen);
+  return seen;
+}
+function addModulePreloads(html, pageFile) {
+  const dir = path.dirname(pageFile);
+  return html.replace(/<script type="module" src="([^"]+)"><\/script>/g, (tag, src) => {
+    const entry = path.resolve(dir, src);
+    const deps = [...staticImports(entry)].filter((f) => f !== entry).sort();
+    const links = deps.map((f) => `<link rel="modulepreload" href="${path.relative(dir, f).split(path.sep).join('/')}">`);
+    return [...links, tag].join('\n');
+  });
+}
+
 // The service worker, written after every other file (build-scripts/sw-manifest.mjs).
 function writeSw() {
   if (!fs.existsSync(SW_SOURCE)) { errors.push('missing file: web/sw.js'); return; }
@@ -173,13 +246,16 @@ if (!CHECK_ONLY) {
     }
   }
 
-  // vendor: KaTeX
+  // vendor: KaTeX (its minified build as an ES module: less than half the bytes of katex.mjs)
   const kd = path.join(NM, 'katex', 'dist');
-  copyFile(path.join(kd, 'katex.mjs'), path.join(OUT, 'vendor', 'katex', 'katex.mjs'));
-  copyFile(path.join(kd, 'katex.min.css'), path.join(OUT, 'vendor', 'katex', 'katex.min.css'));
-  if (!copyDir(path.join(kd, 'fonts'), path.join(OUT, 'vendor', 'katex', 'fonts'), (n) => n.endsWith('.woff2'))) {
+  writeKatexModule(kd, path.join(OUT, 'vendor', 'katex', 'katex.mjs'));
+  const katexFamilies = katexFamiliesUsed();
+  writeKatexCss(path.join(kd, 'katex.min.css'), path.join(OUT, 'vendor', 'katex', 'katex.min.css'), katexFamilies);
+  if (!copyDir(path.join(kd, 'fonts'), path.join(OUT, 'vendor', 'katex', 'fonts'),
+    (n) => n.endsWith('.woff2') && katexFamilies.has(/^KaTeX_([A-Za-z0-9]+)-/.exec(n)?.[1]))) {
     errors.push('KaTeX fonts not found in node_modules/katex/dist/fonts');
   }
+  notes.push(`KaTeX fonts: ${[...katexFamilies].sort().join(', ')}`);
   // vendor: fonts
   for (const [pkg, name] of [['vazirmatn', 'Vazirmatn'], ['noto-naskh-arabic', 'Noto Naskh Arabic']]) {
     const { css, files, dir } = buildFontCss(pkg, name);
@@ -200,7 +276,9 @@ if (!CHECK_ONLY) {
   const walk = (d) => fs.readdirSync(d, { withFileTypes: true }).flatMap((e) =>
     e.isDirectory() ? (e.name === 'vendor' ? [] : walk(path.join(d, e.name))) : [path.join(d, e.name)]);
   for (const f of walk(OUT).filter((x) => x.endsWith('.html'))) {
-    errors.push(...checkPageHtml(fs.readFileSync(f, 'utf8'), path.relative(OUT, f)));
+    const html = addModulePreloads(fs.readFileSync(f, 'utf8'), f);
+    fs.writeFileSync(f, html);
+    errors.push(...checkPageHtml(html, path.relative(OUT, f)));
   }
 
   writeSw();

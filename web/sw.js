@@ -7,8 +7,11 @@
 // of them (and of this file). Any change to the site therefore changes these bytes, the
 // browser installs the new worker, and the new worker replaces the old cache.
 //
-//   install   precache every MANIFEST file (bypassing the HTTP cache) into `<prefix><VERSION>`,
-//             then take over at once (skipWaiting)
+//   install   precache every MANIFEST file into `<prefix><VERSION>`, then take over at once
+//             (skipWaiting). Each request revalidates with the server (cache: 'no-cache'):
+//             a file the page has just downloaded comes back as a bodiless 304 (the server
+//             sends ETags), a changed one in full, so a first visit downloads each file once
+//             (web/README.md, "Load budget").
 //   activate  delete this site's caches of other versions; claim the open pages
 //   fetch     same-origin GET only (anything else goes to the network untouched);
 //             pages (navigations) and text/*.json: network first, the cached copy when the
@@ -59,7 +62,8 @@ self.addEventListener('install', (event) => {
   event.waitUntil((async () => {
     const cache = await caches.open(CACHE);
     // All or nothing: if one file fails, the install fails and the old worker stays.
-    await cache.addAll(MANIFEST.map((p) => new Request(new URL(p, ROOT).href, { cache: 'reload' })));
+    // 'no-cache': never a stale copy from the HTTP cache, but an unchanged one costs a 304.
+    await cache.addAll(MANIFEST.map((p) => new Request(new URL(p, ROOT).href, { cache: 'no-cache' })));
     await self.skipWaiting();
   })());
 });

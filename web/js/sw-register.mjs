@@ -4,12 +4,45 @@
 //
 // Silent by design: nothing happens on file:// pages, in browsers without service workers
 // or outside a secure context; a failed registration is a console.info, never an error
-// (the site works the same online without it). Registration waits for the page's `load`
-// event so that precaching never competes with the page's own files. When the browser
-// comes back online, the worker is checked for an update at once (the browser also checks
-// on every navigation).
+// (the site works the same online without it).
+// Registration waits until the page has finished its own loading, so that precaching never
+// competes with it and finds the page's files in the HTTP cache (a 304 each, see web/sw.js):
+// the `load` event; then, on a page that reports its state on <html> (data-engine, set by
+// pages/page-common.mjs), until data-lesson / data-practice is ready or error and the engine
+// is no longer loading (at most 15 s); then an idle moment (at most 2 s more).
+// When the browser comes back online, the worker is checked for an update at once (the
+// browser also checks on every navigation).
 
 const ROOT = new URL('../', import.meta.url);   // this file is <root>/js/sw-register.mjs
+const SETTLE_TIMEOUT_MS = 15000;
+
+/** Resolves when the page's parts and engine are no longer loading (or after the timeout). */
+function pageSettled() {
+  const html = document.documentElement;
+  const settled = () => {
+    const d = html.dataset;
+    if (!('engine' in d)) return true;                       // a page without these hooks (the chooser)
+    const part = d.lesson || d.practice;
+    return part === 'error' || (!!part && part !== 'loading' && d.engine !== 'loading');
+  };
+  if (settled()) return Promise.resolve();
+  return new Promise((resolve) => {
+    const mo = new MutationObserver(() => { if (settled()) done(); });
+    const timer = setTimeout(() => done(), SETTLE_TIMEOUT_MS);
+    function done() { mo.disconnect(); clearTimeout(timer); resolve(); }
+    mo.observe(html, { attributes: true, attributeFilter: ['data-engine', 'data-lesson', 'data-practice'] });
+  });
+}
+
+const idle = () => new Promise((resolve) => {
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(() => resolve(), { timeout: 2000 });
+  else setTimeout(resolve, 200);
+});
+
+const loaded = () => new Promise((resolve) => {
+  if (document.readyState === 'complete') resolve();
+  else window.addEventListener('load', () => resolve(), { once: true });
+});
 
 export function registerServiceWorker() {
   try {
@@ -22,8 +55,7 @@ export function registerServiceWorker() {
         })
         .catch((err) => console.info('offline support unavailable:', (err && err.message) || err));
     };
-    if (document.readyState === 'complete') register();
-    else window.addEventListener('load', register, { once: true });
+    loaded().then(pageSettled).then(idle).then(register);
   } catch (err) {
     console.info('offline support unavailable:', (err && err.message) || err);
   }

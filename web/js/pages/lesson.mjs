@@ -83,9 +83,17 @@ function makeScrollersReachable() {
   }
 }
 
+// The section modules start loading with the page (in parallel with the prose and the
+// engine); mountSection waits for its own. (.catch: a failure is reported by mountPart.)
+const sectionModules = new Map(SECTIONS.map(([, file]) => {
+  const p = import(`../sections/${file}`);
+  p.catch(() => {});
+  return [file, p];
+}));
+
 function mountSection(id, file, settings, engine) {
   return mountPart(id, {
-    load: () => import(`../sections/${file}`),
+    load: () => sectionModules.get(file),
     ctx: () => makeCtx(id, settings, engine),
     errorNode, failKey: 'err.section', what: 'section',
   });

@@ -90,6 +90,7 @@ function setupHeader(settings, href) {
  */
 export async function loadPage({ fallback, readyKey, href }) {
   html.dataset.engine = 'loading';
+  earlyEngine();   // the worker fetches and compiles the engine while the prose loads
   const settings = readSettings();
   if (settings.latinDigits) html.classList.add('latin-digits');
   try {
@@ -104,9 +105,20 @@ export async function loadPage({ fallback, readyKey, href }) {
   return { settings, updateLangSwitch: setupHeader(settings, href) };
 }
 
+// The engine client, created as soon as the page starts (by loadPage), so the worker loads
+// the wasm in parallel with the prose; startEngine() adopts it once the text is in.
+let early = null;
+function earlyEngine() {
+  if (!early) {
+    try { early = createEngineClient(); } catch { return null; }   // startEngine reports it
+    early.ready.catch(() => {});   // handled by startEngine (or unused when the text fails)
+  }
+  return early;
+}
+
 /** Start the engine worker; if it fails to load, #engine-status shows errorNode(err, errorKey). */
 export function startEngine(errorNode, errorKey) {
-  const engine = createEngineClient();
+  const engine = earlyEngine() || createEngineClient();
   const status = document.getElementById('engine-status');
   engine.ready.then(() => {
     html.dataset.engine = 'ready';

@@ -23,6 +23,32 @@ import { createChart } from '../widgets/chart.mjs';
 import { simpleTable } from '../widgets/table.mjs';
 import { h, setT, serial } from '../dom.mjs';
 
+// Like setT, but keeps the nodes that did not change (the formulas, the words around the
+// numbers) and only rewrites the text that did: a slider move then re-lays out a few
+// numbers instead of whole paragraphs of KaTeX. Equal subtrees are found with the native
+// isEqualNode; an element that differs is entered only when its tag and attributes are the
+// same, else replaced (nothing is copied attribute by attribute: the CSP allows styles only
+// through the CSSOM).
+const sameAttrs = (x, y) => x.attributes.length === y.attributes.length &&
+  [...y.attributes].every((a) => x.getAttribute(a.name) === a.value);
+function patchChildren(x, y) {
+  const xs = x.childNodes, ys = [...y.childNodes];
+  if (xs.length !== ys.length) { x.replaceChildren(...ys); return; }
+  for (let i = 0; i < ys.length; i++) {
+    const a = xs[i], b = ys[i];
+    if (a.nodeType === Node.TEXT_NODE && b.nodeType === Node.TEXT_NODE) { if (a.data !== b.data) a.data = b.data; }
+    else if (a.isEqualNode(b)) continue;
+    else if (a.nodeType === Node.ELEMENT_NODE && a.nodeName === b.nodeName && sameAttrs(a, b)) patchChildren(a, b);
+    else x.replaceChild(b, a);
+  }
+}
+function patchT(ctx, node, key, params) {
+  const wrap = document.createElement(node.nodeName);
+  wrap.append(ctx.tNode(key, params));
+  patchChildren(node, wrap);
+  return node;
+}
+
 export const DK_VALUES = [1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024];
 const N_MIN = 2, N_MAX = 128, SEED_MAX = 1e9;
 const SWEEP_SEEDS = Array.from({ length: 32 }, (_, i) => i + 1);
@@ -73,9 +99,13 @@ export async function mount(root, ctx) {
   // ---- intro + controls
   root.append(h('p', { class: 'lead' }, ctx.tNode('s4.lead')), h('p', {}, ctx.tNode('s4.entropyIntro')));
 
+  // The slider redraws at once (refresh() coalesces moves that arrive while it computes);
+  // the URL (history.replaceState, slow) is written once the slider rests.
+  let dkSaveTimer = null;
+  const saveDk = () => { clearTimeout(dkSaveTimer); dkSaveTimer = setTimeout(() => state.set('dk', st.dk), 150); };
   const dkCtl = slider(ctx, {
     label: 's4.ctl.dk', values: DK_VALUES, value: st.dk, testid: 's4-dk',
-    onInput: (v) => { st.dk = v; state.set('dk', v); refresh(); },
+    onInput: (v) => { st.dk = v; saveDk(); refresh(); },
   });
   const nCtl = intField(ctx, {
     label: 's4.ctl.n', value: st.n, min: N_MIN, max: N_MAX, errKey: 's4.err.n', testid: 's4-n',
@@ -120,51 +150,118 @@ export async function mount(root, ctx) {
     return { weights: r.weights, meanH: mean(Array.from(s.entropy)), maxW: Math.max(...s.maxWeight) };
   }
 
-  const refresh = serial(async () => {
-    const { n, dk, seed, scale } = st;
-    status.textContent = '';
-    status.append(ctx.tNode('s4.busy'));
-    root.classList.add('is-computing');
-    try {
-      const m = await engine.randomNormal({ seed, rows: 2 * n, cols: dk });
-      const q = { rows: n, cols: dk, data: m.data.slice(0, n * dk) };
-      const k = { rows: n, cols: dk, data: m.data.slice(n * dk) };
-      const main = await weightsStats(q, k, n, scaleArg(scale, dk));
-      const byDk = await weightsStats(q, k, n, 1 / dk);
-      const ls = await engine.logitStats({ q, k });
-      const lsDk = await engine.logitStats({ q, k, scale: 1 / dk });
-      const rOff = await engine.softmaxRow({ logits: [ls.rmsUnscaled, -ls.rmsUnscaled] });
-      const rOn = await engine.softmaxRow({ logits: [ls.rmsScaled, -ls.rmsScaled] });
-      const uniform = Math.log(n);
-      const rmsSeen = scale === 'off' ? ls.rmsUnscaled : scale === 'sqrt' ? ls.rmsScaled : lsDk.rmsScaled;
+  // "busy" shows only when a recompute is slow: a quick one (lesson sizes take a few ms)
+  // would otherwise flash the line on and off and move everything below it twice.
+  let busyTimer = null;
+  const busy = (on) => {
+    clearTimeout(busyTimer);
+    if (on) {
+      busyTimer = setTimeout(() => {
+        status.textContent = '';
+        status.append(ctx.tNode('s4.busy'));
+        root.classList.add('is-computing');
+      }, 250);
+    } else root.classList.remove('is-computing');
+  };
 
-      heat.update(main.weights);
-      setT(ctx, outMax, 's4.out.max', { v: f6(main.maxW), inv: f(1 / n) });
-      setT(ctx, outH, 's4.out.entropy', { h: f(main.meanH), u: f(uniform), share: pct(main.meanH / uniform) });
-      setT(ctx, outRms, 's4.out.rms', { rms: f(rmsSeen, 3) });
-      outMax.dataset.value = String(main.maxW);
-      outH.dataset.value = String(main.meanH);
-      outH.dataset.share = String(main.meanH / uniform);
-      setT(ctx, varLive, 's4.var.live', {
-        dk: fmt(dk), n: fmt(n), seed: fmt(seed, { useGrouping: false }),
-        msq: f(ls.meanSqUnscaled, 2), rmsOff: f(ls.rmsUnscaled, 3), rmsOn: f(ls.rmsScaled, 3),
-      });
-      Object.assign(varLive.dataset, { msq: ls.meanSqUnscaled, rmsOff: ls.rmsUnscaled, rmsOn: ls.rmsScaled });
-      const ratio = (w) => w.weights[0] / w.weights[1];
-      setT(ctx, ratioP, 's4.var.p2', {
-        ratioOff: fmt(ratio(rOff), { maximumSignificantDigits: 3 }), ratioOn: fmt(ratio(rOn), { maximumSignificantDigits: 3 }),
-      });
-      setT(ctx, dkLive, 's4.dk.live', {
-        dk: fmt(dk), rms: f(lsDk.rmsScaled, 4), pred: f(1 / Math.sqrt(dk), 4),
-        max: f(byDk.maxW, 4), inv: f(1 / n), share: pct(byDk.meanH / uniform),
-      });
-      status.textContent = '';
+  // Every number the panel shows for one (n, d_k, seed, scale), computed by the engine.
+  async function compute({ n, dk, seed, scale }) {
+    const m = await engine.randomNormal({ seed, rows: 2 * n, cols: dk });
+    const q = { rows: n, cols: dk, data: m.data.slice(0, n * dk) };
+    const k = { rows: n, cols: dk, data: m.data.slice(n * dk) };
+    // sent together: the worker answers in order, without a round trip per call
+    const lsP = engine.logitStats({ q, k });
+    const [main, byDk, ls, lsDk, [rOff, rOn]] = await Promise.all([
+      weightsStats(q, k, n, scaleArg(scale, dk)),
+      weightsStats(q, k, n, 1 / dk),
+      lsP,
+      engine.logitStats({ q, k, scale: 1 / dk }),
+      lsP.then((r) => Promise.all([
+        engine.softmaxRow({ logits: [r.rmsUnscaled, -r.rmsUnscaled] }),
+        engine.softmaxRow({ logits: [r.rmsScaled, -r.rmsScaled] }),
+      ])),
+    ]);
+    return { n, dk, seed, scale, main, byDk: { maxW: byDk.maxW, meanH: byDk.meanH }, ls, lsDk, rOff, rOn };
+  }
+
+  function render({ n, dk, seed, scale, main, byDk, ls, lsDk, rOff, rOn }) {
+    const uniform = Math.log(n);
+    const rmsSeen = scale === 'off' ? ls.rmsUnscaled : scale === 'sqrt' ? ls.rmsScaled : lsDk.rmsScaled;
+    heat.update(main.weights);
+    patchT(ctx, outMax, 's4.out.max', { v: f6(main.maxW), inv: f(1 / n) });
+    patchT(ctx, outH, 's4.out.entropy', { h: f(main.meanH), u: f(uniform), share: pct(main.meanH / uniform) });
+    patchT(ctx, outRms, 's4.out.rms', { rms: f(rmsSeen, 3) });
+    outMax.dataset.value = String(main.maxW);
+    outH.dataset.value = String(main.meanH);
+    outH.dataset.share = String(main.meanH / uniform);
+    patchT(ctx, varLive, 's4.var.live', {
+      dk: fmt(dk), n: fmt(n), seed: fmt(seed, { useGrouping: false }),
+      msq: f(ls.meanSqUnscaled, 2), rmsOff: f(ls.rmsUnscaled, 3), rmsOn: f(ls.rmsScaled, 3),
+    });
+    Object.assign(varLive.dataset, { msq: ls.meanSqUnscaled, rmsOff: ls.rmsUnscaled, rmsOn: ls.rmsScaled });
+    const ratio = (w) => w.weights[0] / w.weights[1];
+    patchT(ctx, ratioP, 's4.var.p2', {
+      ratioOff: fmt(ratio(rOff), { maximumSignificantDigits: 3 }), ratioOn: fmt(ratio(rOn), { maximumSignificantDigits: 3 }),
+    });
+    patchT(ctx, dkLive, 's4.dk.live', {
+      dk: fmt(dk), rms: f(lsDk.rmsScaled, 4), pred: f(1 / Math.sqrt(dk), 4),
+      max: f(byDk.maxW, 4), inv: f(1 / n), share: pct(byDk.meanH / uniform),
+    });
+    if (status.firstChild) status.textContent = '';
+  }
+
+  // The slider's other positions, computed by the engine while the learner reads: results for
+  // the current n, seed and scale at each d_k (nearest first, one at a time, after 150 ms of
+  // rest). A move to a computed d_k redraws within the input event, in the next frame.
+  const results = new Map();     // d_k → compute() result, for resultsFor
+  let resultsFor = '';
+  const groupOf = (p) => `${p.n}|${p.seed}|${p.scale}`;
+  const resultsOf = (p) => {
+    if (groupOf(p) !== resultsFor) { results.clear(); resultsFor = groupOf(p); }
+    return results;
+  };
+  let computing = 0;
+  let prefetchTimer = null;
+  let prefetching = false;
+  const schedulePrefetch = () => { clearTimeout(prefetchTimer); prefetchTimer = setTimeout(prefetch, 150); };
+  async function prefetch() {
+    if (prefetching) return;
+    prefetching = true;
+    try {
+      while (!computing) {
+        const p = { ...st };
+        const have = resultsOf(p);
+        const at = DK_VALUES.indexOf(p.dk);
+        const next = DK_VALUES.map((dk, i) => [Math.abs(i - at), dk]).sort((a, b) => a[0] - b[0])
+          .map(([, dk]) => dk).find((dk) => !have.has(dk));
+        if (next == null) break;
+        const r = await compute({ ...p, dk: next });
+        if (groupOf(r) === resultsFor) results.set(r.dk, r);
+      }
+    } catch { /* the panel reports engine errors when it computes itself */ } finally {
+      prefetching = false;
+    }
+  }
+
+  const refresh = serial(async () => {
+    const p = { ...st };
+    const known = resultsOf(p).get(p.dk);
+    if (known) { render(known); schedulePrefetch(); return; }
+    computing++;
+    busy(true);
+    try {
+      const r = await compute(p);
+      if (groupOf(r) === resultsFor) results.set(r.dk, r);
+      render(r);
     } catch (err) {
+      busy(false);
       setT(ctx, status, 's4.err.engine');
       status.dataset.code = err && err.code ? err.code : 'Unknown';
     } finally {
-      root.classList.remove('is-computing');
+      busy(false);
+      computing--;
     }
+    schedulePrefetch();
   });
 
   // ---- table A (article's first table, recomputed with the learner's seed)

@@ -21,7 +21,11 @@
 //   hm.select(i, j);   // outline a cell (null clears)
 // The canvas is focusable: arrow keys move the current cell, Enter/Space activates it,
 // the value is announced in a polite live region. The <details> table holds the same
-// numbers (up to maxTable rows/cols, default 64) as real <th>/<td>.
+// numbers (up to maxTable rows/cols, default 64) as real <th>/<td>. While the <details> is
+// closed, an update drops the old table and builds the new one when the page is idle (or at
+// once when the <details> opens), so a slider redraw costs the canvas, not thousands of cells.
+// Redraws read no layout (the available width comes from a ResizeObserver) and each
+// update records a `heatmap:<testid>` performance measure (build-scripts/page-metrics.mjs).
 
 import { ltrNumber } from '../numerals.mjs';
 import { captionedFigure, textOf, nodeOf } from '../dom.mjs';
@@ -69,6 +73,10 @@ export function createHeatmap(ctx, opts = {}) {
   let cur = { i: 0, j: 0 };
   let selected = null;
   let layout = null;
+  let availW = 0;          // the stage's width, kept by the ResizeObserver (no layout read per draw)
+  let fontFamily = null;   // the page font, read once (getComputedStyle forces a style pass)
+  let tableStale = true;   // the <details> table no longer matches m
+  const off = document.createElement('canvas');   // one pixel per cell, scaled onto the canvas
 
   // ---- DOM
   const { el, cap } = captionedFigure(ctx, { cls: 'heatmap', capClass: 'heatmap-caption', id, testid, label: opts.label });
@@ -169,15 +177,15 @@ export function createHeatmap(ctx, opts = {}) {
   const colourIndex = (v) => Math.max(0, Math.min(255, Math.round(((v - lo) / (hi - lo)) * 255)));
 
   function font(size, weight = 400) {
-    const fam = getComputedStyle(el).fontFamily || 'sans-serif';
-    return `${weight} ${size}px ${fam}`;
+    if (!fontFamily) fontFamily = (el.isConnected && getComputedStyle(el).fontFamily) || null;
+    return `${weight} ${size}px ${fontFamily || 'sans-serif'}`;
   }
 
   function draw() {
     if (!m) return;
     const g = canvas.getContext('2d');
     if (!g) return;
-    const avail = Math.max(160, stage.clientWidth || el.clientWidth || 320);
+    const avail = Math.max(160, availW || stage.clientWidth || el.clientWidth || 320);
     g.font = font(13);
     let labelW = 0;
     for (let i = 0; i < m.rows && i < 512; i++) labelW = Math.max(labelW, g.measureText(rowName(i)).width);
@@ -189,10 +197,10 @@ export function createHeatmap(ctx, opts = {}) {
     const W = Math.ceil(labelW + cell * m.cols + 2);
     const H = Math.ceil(labelH + cell * m.rows + 2);
     const dpr = window.devicePixelRatio || 1;
-    canvas.width = Math.round(W * dpr);
-    canvas.height = Math.round(H * dpr);
-    canvas.style.width = `${W}px`;
-    canvas.style.height = `${H}px`;
+    const bw = Math.round(W * dpr), bh = Math.round(H * dpr);
+    if (canvas.width !== bw || canvas.height !== bh) { canvas.width = bw; canvas.height = bh; }
+    // (same size: no style change, so the page around it needs no new layout)
+    if (!layout || layout.W !== W || layout.H !== H) { canvas.style.width = `${W}px`; canvas.style.height = `${H}px`; }
     layout = { labelW, labelH, cell, W, H };
     g.setTransform(dpr, 0, 0, dpr, 0, 0);
     g.clearRect(0, 0, W, H);
@@ -208,8 +216,7 @@ export function createHeatmap(ctx, opts = {}) {
       } else { img.data[p] = MASKED[0]; img.data[p + 1] = MASKED[1]; img.data[p + 2] = MASKED[2]; }
       img.data[p + 3] = 255;
     }
-    const off = document.createElement('canvas');
-    off.width = m.cols; off.height = m.rows;
+    if (off.width !== m.cols || off.height !== m.rows) { off.width = m.cols; off.height = m.rows; }
     off.getContext('2d').putImageData(img, 0, 0);
     g.imageSmoothingEnabled = false;
     g.drawImage(off, labelW, labelH, cell * m.cols, cell * m.rows);
@@ -258,6 +265,7 @@ export function createHeatmap(ctx, opts = {}) {
   }
 
   function buildTable() {
+    tableStale = false;
     tableWrap.textContent = '';
     if (!m) return;
     const R = Math.min(m.rows, maxTable), C = Math.min(m.cols, maxTable);
@@ -419,15 +427,30 @@ export function createHeatmap(ctx, opts = {}) {
     return '\uFEFF' + lines.join('\r\n') + '\r\n';
   }
 
+  // The table: built at once while the <details> is open, else when idle or when it opens.
+  let tableJob = null;
+  const cancelTableJob = () => {
+    if (tableJob == null) return;
+    if (typeof cancelIdleCallback === 'function') cancelIdleCallback(tableJob); else clearTimeout(tableJob);
+    tableJob = null;
+  };
+  const buildTableLater = () => {
+    cancelTableJob();
+    const run = () => { tableJob = null; if (tableStale) buildTable(); };
+    tableJob = typeof requestIdleCallback === 'function' ? requestIdleCallback(run, { timeout: 1000 }) : setTimeout(run, 50);
+  };
+  details.addEventListener('toggle', () => { if (details.open && tableStale) { cancelTableJob(); buildTable(); } });
+
   let ro = null;
   if (typeof ResizeObserver !== 'undefined') {
-    let lastW = 0;
-    ro = new ResizeObserver(() => { const w = stage.clientWidth; if (w !== lastW) { lastW = w; draw(); } });
+    // called after layout, so reading the width here forces nothing
+    ro = new ResizeObserver(() => { const w = stage.clientWidth; if (w !== availW) { availW = w; draw(); } });
     ro.observe(stage);
   }
-  if (document.fonts && document.fonts.ready) document.fonts.ready.then(() => draw());
+  if (document.fonts && document.fonts.ready) document.fonts.ready.then(() => { fontFamily = null; draw(); });
 
   function update(matrix, labels = {}) {
+    const t0 = performance.now();
     m = { rows: matrix.rows, cols: matrix.cols, data: matrix.data };
     if (labels.rowLabels !== undefined) rowLabels = labels.rowLabels;
     if (labels.colLabels !== undefined) colLabels = labels.colLabels;
@@ -436,9 +459,12 @@ export function createHeatmap(ctx, opts = {}) {
     range();
     updateAria();
     draw();
-    buildTable();
+    tableStale = true;
+    if (details.open) { cancelTableJob(); buildTable(); } else { tableWrap.textContent = ''; buildTableLater(); }
     el.dataset.rows = String(m.rows);
     el.dataset.cols = String(m.cols);
+    // `heatmap:<testid>`: when (and how long) this heatmap last redrew (build-scripts/page-metrics.mjs)
+    try { performance.clearMeasures(`heatmap:${testid}`); performance.measure(`heatmap:${testid}`, { start: t0 }); } catch { /* old browsers */ }
   }
 
   return {
@@ -447,7 +473,7 @@ export function createHeatmap(ctx, opts = {}) {
     select(i, j) { selected = i == null ? null : { i, j }; draw(); },
     toCsv: () => (m ? toCsv() : ''),
     redraw: draw,
-    destroy() { if (ro) ro.disconnect(); el.remove(); },
+    destroy() { if (ro) ro.disconnect(); cancelTableJob(); el.remove(); },
     get matrix() { return m; },
   };
 }
