@@ -13,6 +13,8 @@
 #include <cmath>
 #include <cstdint>
 #include <exception>
+#include <map>
+#include <memory>
 #include <new>
 #include <optional>
 #include <string>
@@ -107,44 +109,89 @@ val experiment_row(const ExperimentRow& r) {
 
 }  // namespace
 
+namespace {
+
+// The options object (already normalised by engine.mjs) as AttentionOptions;
+// the mask, if any, is copied into `mask` (L×S), which must outlive the call.
+AttentionOptions to_options(const val& options, std::size_t L, std::size_t S,
+                            std::vector<std::uint8_t>& mask) {
+  AttentionOptions opt;
+  opt.causal = options["causal"].as<bool>();
+  opt.scale = to_scale(options["scale"]);
+  opt.variant = to_variant(options["variant"].as<std::string>());
+  opt.block_q = to_size(options["blockQ"].as<double>());
+  opt.block_k = to_size(options["blockK"].as<double>());
+  opt.return_weights = options["returnWeights"].as<bool>();
+  opt.row_offset = to_size(options["rowOffset"].as<double>());
+  const val js_mask = options["mask"];
+  if (!js_mask.isUndefined() && !js_mask.isNull()) {
+    mask = emscripten::convertJSArrayToNumberVector<std::uint8_t>(js_mask["data"]);
+    if (mask.size() != L * S)
+      throw Error(ErrorCode::ShapeMismatch,
+                  "attention: mask has " + std::to_string(mask.size()) + " entries but q has " +
+                      std::to_string(L) + " rows and k has " + std::to_string(S) +
+                      " rows (the mask must be L x S)");
+    opt.mask = mask.data();
+  }
+  return opt;
+}
+
+val result_to_js(const AttentionResult& r, bool return_weights) {
+  val out = val::object();
+  out.set("out", to_js(r.out));
+  if (return_weights) {
+    out.set("weights", to_js(r.weights));
+    out.set("scores", to_js(r.scores));
+  }
+  out.set("scratchBytes", static_cast<double>(r.scratch_bytes));
+  val masked = val::array();
+  for (std::uint32_t row : r.masked_rows) masked.call<void>("push", static_cast<double>(row));
+  out.set("maskedRows", masked);
+  return out;
+}
+
+std::map<int, std::unique_ptr<KeyValues>> g_key_values;  // id -> kept keys and values
+int g_next_key_values = 1;
+
+}  // namespace
+
 val attention(val q, val k, val v, val options) {
   return guarded([&] {
     const Matrix qm = to_matrix(q, "attention", "q");
     const Matrix km = to_matrix(k, "attention", "k");
     const Matrix vm = to_matrix(v, "attention", "v");
-
-    AttentionOptions opt;
-    opt.causal = options["causal"].as<bool>();
-    opt.scale = to_scale(options["scale"]);
-    opt.variant = to_variant(options["variant"].as<std::string>());
-    opt.block_q = to_size(options["blockQ"].as<double>());
-    opt.block_k = to_size(options["blockK"].as<double>());
-    opt.return_weights = options["returnWeights"].as<bool>();
-    opt.row_offset = to_size(options["rowOffset"].as<double>());
     std::vector<std::uint8_t> mask;
-    const val js_mask = options["mask"];
-    if (!js_mask.isUndefined() && !js_mask.isNull()) {
-      mask = emscripten::convertJSArrayToNumberVector<std::uint8_t>(js_mask["data"]);
-      if (mask.size() != qm.rows * km.rows)
-        throw Error(ErrorCode::ShapeMismatch,
-                    "attention: mask has " + std::to_string(mask.size()) + " entries but q has " +
-                        std::to_string(qm.rows) + " rows and k has " + std::to_string(km.rows) +
-                        " rows (the mask must be L x S)");
-      opt.mask = mask.data();
-    }
+    const AttentionOptions opt = to_options(options, qm.rows, km.rows, mask);
+    return result_to_js(attention(qm.view(), km.view(), vm.view(), opt), opt.return_weights);
+  });
+}
 
-    const AttentionResult r = attention(qm.view(), km.view(), vm.view(), opt);
-    val out = val::object();
-    out.set("out", to_js(r.out));
-    if (opt.return_weights) {
-      out.set("weights", to_js(r.weights));
-      out.set("scores", to_js(r.scores));
-    }
-    out.set("scratchBytes", static_cast<double>(r.scratch_bytes));
-    val masked = val::array();
-    for (std::uint32_t row : r.masked_rows) masked.call<void>("push", static_cast<double>(row));
-    out.set("maskedRows", masked);
-    return out;
+val store_key_values(val k, val v) {
+  return guarded([&] {
+    auto kv = std::make_unique<KeyValues>(to_matrix(k, "keyValues", "k"), to_matrix(v, "keyValues", "v"));
+    const int id = g_next_key_values++;
+    g_key_values[id] = std::move(kv);
+    return val(id);
+  });
+}
+
+val attention_stored(double id, val q, val options) {
+  return guarded([&] {
+    const auto it = g_key_values.find(static_cast<int>(id));
+    if (it == g_key_values.end())
+      throw Error(ErrorCode::BadArgument, "attention: these keys and values were released");
+    const KeyValues& kv = *it->second;
+    const Matrix qm = to_matrix(q, "attention", "q");
+    std::vector<std::uint8_t> mask;
+    const AttentionOptions opt = to_options(options, qm.rows, kv.k().rows, mask);
+    return result_to_js(attention(qm.view(), kv, opt), opt.return_weights);
+  });
+}
+
+val release_key_values(double id) {
+  return guarded([&] {
+    g_key_values.erase(static_cast<int>(id));
+    return val::undefined();
   });
 }
 

@@ -14,6 +14,11 @@ using emscripten::val;
 // Matrices are {rows, cols, data: Float32Array}; options as in engine/README.md,
 // already normalised by engine.mjs (scale: number or undefined; variant: string).
 val attention(val q, val k, val v, val options);
+// Keys and values kept in wasm memory between calls (attn::KeyValues):
+// store returns an id, attention_stored runs on it, release frees it.
+val store_key_values(val k, val v);
+val attention_stored(double id, val q, val options);
+val release_key_values(double id);
 val row_stats(val weights);
 val experiment(double n, double d_k, val seeds, bool scale);
 val score_matrix_bytes(double n, double bytes_per_element, double heads, double layers, double batch);

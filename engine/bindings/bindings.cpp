@@ -9,6 +9,9 @@ EMSCRIPTEN_BINDINGS(attn) {
   using namespace emscripten;
   namespace a = attn::adapter;
   function("attention", &a::attention);
+  function("storeKeyValues", &a::store_key_values);
+  function("attentionStored", &a::attention_stored);
+  function("releaseKeyValues", &a::release_key_values);
   function("rowStats", &a::row_stats);
   function("experiment", &a::experiment);
   function("scoreMatrixBytes", &a::score_matrix_bytes);

@@ -153,6 +153,28 @@ function mask(fn, m, L, S) {
   return m;
 }
 
+const ATTENTION_OPTIONS = ['causal', 'scale', 'variant', 'blockQ', 'blockK', 'mask', 'returnWeights', 'rowOffset'];
+
+// The checked, normalised options object the bindings expect (L query rows, S keys).
+function attentionOptions(fn, args, L, S) {
+  const variant = args.variant ?? 'materialized';
+  if (!VARIANTS.includes(variant))
+    fail('BadArgument', `${fn}: unknown variant '${variant}'; use 'materialized', 'chunked' or 'reference'`);
+  const returnWeights = boolean(fn, 'returnWeights', args.returnWeights, false);
+  if (returnWeights && variant === 'chunked')
+    fail('BadArgument', `${fn}: returnWeights is not available with the 'chunked' variant (it never holds the ${L}x${S} weights); use 'materialized'`);
+  return {
+    causal: boolean(fn, 'causal', args.causal, false),
+    scale: scaleOption(fn, args.scale),
+    variant,
+    blockQ: args.blockQ === undefined ? DEFAULT_BLOCK : count(fn, 'blockQ', args.blockQ, { dimension: false }),
+    blockK: args.blockK === undefined ? DEFAULT_BLOCK : count(fn, 'blockK', args.blockK, { dimension: false }),
+    mask: args.mask === undefined || args.mask === null ? null : mask(fn, args.mask, L, S),
+    returnWeights,
+    rowOffset: args.rowOffset === undefined ? 0 : count(fn, 'rowOffset', args.rowOffset, { min: 0 }),
+  };
+}
+
 // ------------------------------------------------------------------ API
 function makeApi(M) {
   // The bindings return a JS Error instead of throwing it (see engine/bindings/adapter.cpp).
@@ -165,25 +187,41 @@ function makeApi(M) {
   return Object.freeze({
     attention(args) {
       const fn = 'attention';
-      args = options(fn, args, ['q', 'k', 'v', 'causal', 'scale', 'variant', 'blockQ', 'blockK', 'mask', 'returnWeights', 'rowOffset']);
+      args = options(fn, args, ['q', 'k', 'v', ...ATTENTION_OPTIONS]);
       const { q, k, v } = qkv(fn, args);
-      const variant = args.variant ?? 'materialized';
-      if (!VARIANTS.includes(variant))
-        fail('BadArgument', `${fn}: unknown variant '${variant}'; use 'materialized', 'chunked' or 'reference'`);
-      const returnWeights = boolean(fn, 'returnWeights', args.returnWeights, false);
-      if (returnWeights && variant === 'chunked')
-        fail('BadArgument', `${fn}: returnWeights is not available with the 'chunked' variant (it never holds the ${q.rows}x${k.rows} weights); use 'materialized'`);
-      const opts = {
-        causal: boolean(fn, 'causal', args.causal, false),
-        scale: scaleOption(fn, args.scale),
-        variant,
-        blockQ: args.blockQ === undefined ? DEFAULT_BLOCK : count(fn, 'blockQ', args.blockQ, { dimension: false }),
-        blockK: args.blockK === undefined ? DEFAULT_BLOCK : count(fn, 'blockK', args.blockK, { dimension: false }),
-        mask: args.mask === undefined || args.mask === null ? null : mask(fn, args.mask, q.rows, k.rows),
-        returnWeights,
-        rowOffset: args.rowOffset === undefined ? 0 : count(fn, 'rowOffset', args.rowOffset, { min: 0 }),
-      };
-      return call('attention', q, k, v, opts);
+      return call('attention', q, k, v, attentionOptions(fn, args, q.rows, k.rows));
+    },
+
+    /**
+     * Keys and values copied into the engine once and checked once, for many
+     * attention calls on slices of the queries (the worker pool: one copy of
+     * K and V per worker per job, not per task). Returns
+     * {rows, attention({q, ...options}), release()}; options as attention's.
+     */
+    keyValues(args) {
+      const fn = 'keyValues';
+      args = options(fn, args, ['k', 'v']);
+      const k = matrix(fn, 'k', args.k), v = matrix(fn, 'v', args.v);
+      if (k.rows !== v.rows)
+        fail('ShapeMismatch', `${fn}: k has ${k.rows} rows but v has ${v.rows}; both must be S, one per key`);
+      const id = call('storeKeyValues', k, v);
+      let released = false;
+      return Object.freeze({
+        rows: k.rows,
+        attention(a) {
+          const fn = 'attention';
+          if (released) fail('BadArgument', `${fn}: these keys and values were released`);
+          a = options(fn, a, ['q', ...ATTENTION_OPTIONS]);
+          const q = matrix(fn, 'q', a.q);
+          if (q.cols !== k.cols)
+            fail('ShapeMismatch', `${fn}: q has ${q.cols} columns but k has ${k.cols}; both must be d_k`);
+          return call('attentionStored', id, q, attentionOptions(fn, a, q.rows, k.rows));
+        },
+        release() {
+          if (!released) call('releaseKeyValues', id);
+          released = true;
+        },
+      });
     },
 
     rowStats(weights) {

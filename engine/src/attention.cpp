@@ -2,15 +2,16 @@
 // allocations fit the memory budget, then runs the reference, materialized
 // or chunked kernel. Nothing large is allocated before every check passes.
 #include <new>
+#include <utility>
 
 #include "kernels.hpp"
 
 namespace attn {
 
-AttentionResult attention(MatrixView q, MatrixView k, MatrixView v, const AttentionOptions& opt) {
+namespace {
+
+AttentionResult run(const detail::Problem& p, const AttentionOptions& opt, const char* fn) {
   using namespace detail;
-  const char* fn = "attention";
-  const Problem p = make_problem(q, k, v, opt.causal, opt.scale, opt.mask, opt.row_offset, fn);
 
   double bytes = 0.0;
   switch (opt.variant) {
@@ -55,6 +56,34 @@ AttentionResult attention(MatrixView q, MatrixView k, MatrixView v, const Attent
                                   bytes_text(bytes));
   }
   return r;
+}
+
+}  // namespace
+
+AttentionResult attention(MatrixView q, MatrixView k, MatrixView v, const AttentionOptions& opt) {
+  const char* fn = "attention";
+  return run(detail::make_problem(q, k, v, opt.causal, opt.scale, opt.mask, opt.row_offset, fn), opt, fn);
+}
+
+KeyValues::KeyValues(Matrix k, Matrix v) : k_(std::move(k)), v_(std::move(v)) {
+  using namespace detail;
+  const char* fn = "keyValues";
+  require_matrix(k_.view(), fn, "k");
+  require_matrix(v_.view(), fn, "v");
+  if (k_.rows != v_.rows)
+    fail(ErrorCode::ShapeMismatch, std::string(fn) + ": k has " + std::to_string(k_.rows) +
+                                       " rows but v has " + std::to_string(v_.rows) +
+                                       "; both must be S, one per key (k is " + shape(k_.view()) +
+                                       ", v is " + shape(v_.view()) + ")");
+  require_finite(k_.view(), fn, "k");
+  require_finite(v_.view(), fn, "v");
+}
+
+AttentionResult attention(MatrixView q, const KeyValues& kv, const AttentionOptions& opt) {
+  const char* fn = "attention";
+  return run(detail::make_problem(q, kv.k(), kv.v(), opt.causal, opt.scale, opt.mask, opt.row_offset,
+                                  fn, false),
+             opt, fn);
 }
 
 }  // namespace attn

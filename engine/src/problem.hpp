@@ -35,9 +35,10 @@ struct Problem {
 
 // Checks shapes, zero dimensions, null data, the scale and finiteness of
 // q, k, v (in that order) and returns the problem; throws attn::Error.
+// check_kv_finite = false skips the scan of k and v (attn::KeyValues did it).
 Problem make_problem(MatrixView q, MatrixView k, MatrixView v, bool causal,
                      std::optional<float> scale, const std::uint8_t* mask, std::size_t row_offset,
-                     const char* fn);
+                     const char* fn, bool check_kv_finite = true);
 
 // Scalar reference for one query row, in double: logits receives the scaled
 // logits (-inf where hidden), w the weights (0 where hidden), out_i the

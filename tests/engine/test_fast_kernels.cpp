@@ -74,3 +74,28 @@ TEST_CASE("fast paths agree with the reference on shapes spanning many blocks an
     }
   }
 }
+
+TEST_CASE("KeyValues: checked once, then slices of q with row_offset rebuild the full causal result") {
+  const std::size_t L = 203, S = 203, d = 64;
+  const attn::Matrix q = test::randn(90, L, d), k = test::randn(91, S, d), v = test::randn(92, S, d);
+  const attn::KeyValues kv(k, v);
+  for (attn::Variant variant : {attn::Variant::Chunked, attn::Variant::Materialized}) {
+    attn::AttentionOptions opt;
+    opt.causal = true;
+    opt.variant = variant;
+    const attn::AttentionResult whole = attn::attention(q.view(), k.view(), v.view(), opt);
+    attn::Matrix stitched(L, d);
+    for (std::size_t r0 = 0; r0 < L; r0 += 50) {  // slices of 50, 50, 50, 50, 3 rows
+      const std::size_t rows = std::min<std::size_t>(50, L - r0);
+      opt.row_offset = r0;
+      const attn::AttentionResult part =
+          attn::attention({q.data.data() + r0 * d, rows, d}, kv, opt);
+      std::copy(part.out.data.begin(), part.out.data.end(), stitched.data.begin() + r0 * d);
+    }
+    CHECK(test::mismatches(stitched, whole.out) == 0);
+  }
+  attn::Matrix bad = test::randn(93, S, d);
+  bad.at(7, 3) = NAN;
+  CHECK_THROWS_AS(attn::KeyValues(k, bad), attn::Error);
+  CHECK_THROWS_AS(attn::KeyValues(k, test::randn(94, S - 1, d)), attn::Error);
+}

@@ -249,3 +249,28 @@ test('memoryBudget / setMemoryBudget: set, use, restore', () => {
   engine.setMemoryBudget(0);
   assert.ok(Math.abs(engine.memoryBudget() - initial) < 64 * 1024 * 1024);
 });
+
+test('keyValues: slices of q against kept K and V equal one attention call, causal via rowOffset', () => {
+  const n = 150, d = 16;
+  const q = engine.randomNormal({ seed: 71, rows: n, cols: d });
+  const k = engine.randomNormal({ seed: 72, rows: n, cols: d });
+  const v = engine.randomNormal({ seed: 73, rows: n, cols: d });
+  const whole = engine.attention({ q, k, v, causal: true, variant: 'chunked' }).out.data;
+  const kv = engine.keyValues({ k, v });
+  assert.equal(kv.rows, n);
+  const stitched = new Float32Array(n * d);
+  for (let r0 = 0; r0 < n; r0 += 64) {
+    const r1 = Math.min(n, r0 + 64);
+    const part = kv.attention({
+      q: { rows: r1 - r0, cols: d, data: q.data.subarray(r0 * d, r1 * d) }, causal: true, variant: 'chunked', rowOffset: r0,
+    });
+    stitched.set(part.out.data, r0 * d);
+  }
+  assert.ok(maxAbsDiff(stitched, whole) < 1e-6, `max diff ${maxAbsDiff(stitched, whole)}`);
+  assert.throws(() => kv.attention({ q: { rows: 1, cols: d + 1, data: new Float32Array(d + 1) } }), { code: 'ShapeMismatch' });
+  kv.release();
+  assert.throws(() => kv.attention({ q }), { code: 'BadArgument' });
+  const bad = Float32Array.from(v.data); bad[5] = NaN;
+  assert.throws(() => engine.keyValues({ k, v: { rows: n, cols: d, data: bad } }), { code: 'NonFinite' });
+  assert.throws(() => engine.keyValues({ k, v: { rows: n - 1, cols: d, data: v.data.subarray(0, (n - 1) * d) } }), { code: 'ShapeMismatch' });
+});

@@ -86,7 +86,19 @@ function runChunkedAtScale(id, opts) {
 }
 
 // ------------------------------------------------------------------ pool protocol
-let stash = null;   // {key, q, k, v, mask}: the inputs of the pool call in progress
+// {key, q, k, v, mask, kv}: the inputs of the pool call in progress; kv keeps
+// K and V inside the engine (engine.keyValues), so a task copies and checks
+// only its own query rows, not 2·S·d floats of keys and values every time.
+let stash = null;
+
+function setStash(next) {
+  if (stash && stash.kv) stash.kv.release();
+  stash = null;
+  if (next) {
+    next.kv = engine.keyValues({ k: next.k, v: next.v });  // may throw (e.g. NonFinite): nothing kept
+    stash = next;
+  }
+}
 
 function requireStash(key, what) {
   if (!stash || stash.key !== key)
@@ -100,17 +112,17 @@ function heapBytes() {
 
 const POOL = {
   poolLoad({ key, q = null, k, v, mask = null }) {
-    stash = { key, q, k, v, mask };
+    setStash({ key, q, k, v, mask });
     return { ok: true };
   },
   poolGenerate({ key, n, d, seed = 1 }) {
     if (stash && stash.key === key) return { cached: true, ms: 0, heapBytes: heapBytes() };
-    stash = null;   // let the old inputs go before drawing new ones
+    setStash(null);   // let the old inputs go before drawing new ones
     const t0 = performance.now();
     const q = engine.randomNormal({ seed, rows: n, cols: d });
     const k = engine.randomNormal({ seed: seed + 1, rows: n, cols: d });
     const v = engine.randomNormal({ seed: seed + 2, rows: n, cols: d });
-    stash = { key, q, k, v, mask: null };
+    setStash({ key, q, k, v, mask: null });
     return { cached: false, ms: performance.now() - t0, heapBytes: heapBytes() };
   },
   poolTask(a) {
@@ -122,8 +134,9 @@ const POOL = {
     const mask = s.mask ? { rows: r1 - r0, cols: S, data: s.mask.data.subarray(r0 * S, r1 * S) } : undefined;
     const base = a.rowOffset || 0;
     const common = { k: s.k, v: s.v, causal: !!a.causal, scale: a.scale };
-    const res = engine.attention({
-      ...common, q, mask, variant: a.variant || 'chunked', blockQ: a.blockQ, blockK: a.blockK, rowOffset: base + r0,
+    const res = s.kv.attention({
+      q, mask, causal: common.causal, scale: common.scale, variant: a.variant || 'chunked',
+      blockQ: a.blockQ, blockK: a.blockK, rowOffset: base + r0,
     });
     const od = res.out.data, dv = res.out.cols;
     let sum = 0;
@@ -149,7 +162,7 @@ const POOL = {
     };
   },
   poolRelease({ key }) {
-    if (stash && (key === undefined || stash.key === key)) stash = null;
+    if (stash && (key === undefined || stash.key === key)) setStash(null);
     return { ok: true };
   },
 };

@@ -90,6 +90,23 @@ struct AttentionResult {
 
 AttentionResult attention(MatrixView q, MatrixView k, MatrixView v, const AttentionOptions& opt);
 
+// Keys and values checked once (non-empty, one value row per key, finite)
+// and kept, for many attention calls on slices of the queries: the
+// browser's worker pool gives each worker K and V once per job rather than
+// copying and re-checking them for every task. Throws attn::Error.
+class KeyValues {
+ public:
+  KeyValues(Matrix k, Matrix v);
+  MatrixView k() const { return k_.view(); }
+  MatrixView v() const { return v_.view(); }
+
+ private:
+  Matrix k_, v_;
+};
+
+// attention(q, kv.k(), kv.v(), opt) without checking k and v again.
+AttentionResult attention(MatrixView q, const KeyValues& kv, const AttentionOptions& opt);
+
 // Step-by-step trace of online softmax for ONE query row, for the lesson.
 struct OnlineSoftmaxStep {
   std::size_t tile = 0;            // tile index
