@@ -94,9 +94,12 @@ export function createEnginePool({ size, workerUrl } = {}) {
     try {
       if (prepare) await Promise.all(clients.slice(0, prepareOn).map((c) => prepare(c)));
       if (cancelled) throw cancelledError();
-      await runQueue(tasks, workers, async (task, w) => {
+      // Two tasks in flight per worker: the next one is already in the
+      // worker's message queue when the current one ends, so no worker idles
+      // for a round trip through the main thread between tasks.
+      await runQueue(tasks, workers * 2, async (task, lane) => {
         const { arg, transfer } = message(task);
-        const res = await clients[w].send('poolTask', arg, { transfer });
+        const res = await clients[lane % workers].send('poolTask', arg, { transfer });
         if (!cancelled) onResult(task, res);
       }, { stop: () => cancelled });
       if (cancelled) throw cancelledError();
