@@ -16,7 +16,8 @@ import { writeServiceWorker } from '../../build-scripts/sw-manifest.mjs';
 
 const T = { timeout: 60000 };
 const PRACTICE_IDS = ['cards', 'exercises', 'myth', 'progress', 'quiz', 'try'];
-const SITE = path.join(REPO, 'build', 'site');
+// SITE_DIR (as for build-scripts/serve.mjs) tests another copy of the site.
+const SITE = process.env.SITE_DIR ? path.resolve(process.env.SITE_DIR) : path.join(REPO, 'build', 'site');
 let b;
 before(async () => { b = await launch(); });
 after(async () => {
