@@ -13,7 +13,13 @@
 //   s3-maxdiff                    max |out_loop − out_matrix| (text)
 //   s3-bytes                      bytes of the n×n matrix (text), s3-scratch: scratch bytes of both runs
 //   s3-status                     engine error for this section
-// URL state (s3.*): n, seed, causal, row.
+// URL state (s3.*): n, seed, causal, row (slider moves write it once the slider rests).
+//
+// Redraws: for n ≤ 64 the engine's results for every n of the slider (4…64, for the current
+// seed and causal setting) and, per n, the loop's row for every query are computed in the
+// background after the first render (nearest first, one at a time, while nothing else runs),
+// so a move of the n or row slider to a computed position redraws within its input event.
+// The cache holds engine results only; an uncomputed position (or n > 64) waits for the engine.
 
 import { WORDS, DEFAULT, computeExample } from '../worked-example.mjs';
 import { createHeatmap } from '../widgets/heatmap.mjs';
@@ -23,6 +29,31 @@ import { el, prose } from '../dom.mjs';
 const N_VALUES = [4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048];
 const D = 16;
 const DRAW_MAX = 512;
+const CACHE_MAX_N = 64;   // lesson-sized n: results kept per n and per row
+const CACHE_NS = N_VALUES.filter((v) => v <= CACHE_MAX_N);
+
+// Like replacing a node's children with new ones, but keeps the nodes that did not change
+// (formulas, the words around the numbers) and only rewrites the text that did, so a
+// redraw re-lays out a few numbers instead of whole paragraphs with KaTeX. An element that
+// differs is entered only when its tag and attributes are the same, else replaced.
+const sameAttrs = (x, y) => x.attributes.length === y.attributes.length &&
+  [...y.attributes].every((a) => x.getAttribute(a.name) === a.value);
+function patchChildren(x, y) {
+  const xs = x.childNodes, ys = [...y.childNodes];
+  if (xs.length !== ys.length) { x.replaceChildren(...ys); return; }
+  for (let i = 0; i < ys.length; i++) {
+    const a = xs[i], b = ys[i];
+    if (a.nodeType === Node.TEXT_NODE && b.nodeType === Node.TEXT_NODE) { if (a.data !== b.data) a.data = b.data; }
+    else if (a.isEqualNode(b)) continue;
+    else if (a.nodeType === Node.ELEMENT_NODE && a.nodeName === b.nodeName && sameAttrs(a, b)) patchChildren(a, b);
+    else x.replaceChild(b, a);
+  }
+}
+function patch(node, ...kids) {
+  const wrap = document.createElement(node.nodeName);
+  wrap.append(...kids);
+  patchChildren(node, wrap);
+}
 
 export async function mount(root, ctx) {
   const { tNode, fmt, state, engine } = ctx;
@@ -40,12 +71,22 @@ export async function mount(root, ctx) {
   root.append(P('s3.intro'));
   let n = N_VALUES.includes(state.get('n', 4)) ? state.get('n', 4) : 4;
   let data = null;   // {q, k, v}
+  let cur = null;    // the result on screen (compute()), its .rows once the loop's rows are known
   let seq = 0;
+
+  // The URL (history.replaceState, slow) is written once a slider rests.
+  let saveTimer = null;
+  const pending = {};
+  const saveLater = (kv) => {
+    Object.assign(pending, kv);
+    clearTimeout(saveTimer);
+    saveTimer = setTimeout(() => { const kv2 = { ...pending }; for (const k in pending) delete pending[k]; state.setMany(kv2); }, 150);
+  };
 
   // ---------------------------------------------------------------- controls
   const nCtl = slider(ctx, {
     label: 's3.n', values: N_VALUES, value: state.get('n', 4), testid: 's3-n',
-    onChange: (v) => { state.set('n', v === 4 ? null : v); rowCtl.value = 0; state.set('row', null); recompute(); },
+    onChange: (v) => { saveLater({ n: v === 4 ? null : v, row: null }); rowCtl.value = 0; recompute(); },
   });
   const seedCtl = numberField(ctx, {
     label: 's3.seed', value: state.get('seed', 1), min: 0, max: 1e9, integer: true, testid: 's3-seed',
@@ -71,7 +112,7 @@ export async function mount(root, ctx) {
     label: 's3.row', min: 0, max: 3, step: 1, value: state.get('row', 0), testid: 's3-row',
     format: (v) => rowName(v),
     onInput: (v) => showRow(v),
-    onChange: (v) => state.set('row', v === 0 ? null : v),
+    onChange: (v) => saveLater({ row: v === 0 ? null : v }),
   });
   let playing = null;
   const play = button(ctx, {
@@ -122,13 +163,11 @@ export async function mount(root, ctx) {
   }
   const labels = (count) => (count === 4 && n === 4 ? WORDS : null);
 
-  async function inputs() {
-    n = nCtl.value;
+  async function inputs({ n, seed }) {
     if (n === 4) {
       const ex = await computeExample(engine, { ...DEFAULT, causal: false });
       return { q: ex.Q, k: ex.K, v: ex.V };
     }
-    const seed = seedCtl.value;
     const [q, k, v] = await Promise.all([
       engine.randomNormal({ seed, rows: n, cols: D }),
       engine.randomNormal({ seed: seed + 1, rows: n, cols: D }),
@@ -137,34 +176,104 @@ export async function mount(root, ctx) {
     return { q, k, v };
   }
 
+  // Every number shown for one (n, seed, causal), computed by the engine.
+  async function compute(p) {
+    const d = await inputs(p);
+    const { n: nn, causal } = p;
+    const [loopRes, matRes, bytes32, bytes16] = await Promise.all([
+      engine.attention({ ...d, causal, variant: 'chunked', blockQ: 1, blockK: d.k.rows }),
+      engine.attention({ ...d, causal, variant: 'materialized', returnWeights: nn <= DRAW_MAX }),
+      engine.scoreMatrixBytes({ n: nn, bytesPerElement: 4 }),
+      engine.scoreMatrixBytes({ n: nn, bytesPerElement: 2 }),
+    ]);
+    let maxDiff = 0;
+    for (let i = 0; i < loopRes.out.data.length; i++) {
+      maxDiff = Math.max(maxDiff, Math.abs(loopRes.out.data[i] - matRes.out.data[i]));
+    }
+    return { ...p, d, loopRes, matRes, bytes32, bytes16, maxDiff, rows: null };
+  }
+  // The loop's view of one query: q row i against every key, rowOffset keeps the causal mask global.
+  const rowArgs = (r, i) => ({
+    q: { rows: 1, cols: r.d.q.cols, data: r.d.q.data.slice(i * r.d.q.cols, (i + 1) * r.d.q.cols) },
+    k: r.d.k, v: r.d.v, causal: r.causal, rowOffset: i, returnWeights: true,
+  });
+  // every row of a result (n ≤ 64), sent together: the worker answers them in order
+  async function fillRows(r) {
+    const rows = await Promise.all(Array.from({ length: r.n }, (_, i) => engine.attention(rowArgs(r, i))));
+    r.rows = rows.map((x) => x.weights);
+  }
+
+  // results per n (≤ 64) for the current seed and causal setting
+  let cache = new Map();
+  let cacheFor = '';
+  const want = () => ({ n: nCtl.value, seed: seedCtl.value, causal: causalCtl.checked });
+  const cacheOf = (p) => {
+    const g = `${p.seed}|${p.causal}`;
+    if (g !== cacheFor) { cache = new Map(); cacheFor = g; }
+    return cache;
+  };
+  const keep = (r) => { if (r.n <= CACHE_MAX_N && `${r.seed}|${r.causal}` === cacheFor) cache.set(r.n, r); };
+
+  let computing = 0;
+  let prefetchTimer = null;
+  let prefetching = false;
+  const schedulePrefetch = () => { clearTimeout(prefetchTimer); prefetchTimer = setTimeout(prefetch, 150); };
+  async function prefetch() {
+    if (prefetching) return;
+    prefetching = true;
+    try {
+      while (!computing) {
+        // first the rows of what is on screen, then the other n, nearest first
+        if (cur && cur.n <= CACHE_MAX_N && !cur.rows) { await fillRows(cur); continue; }
+        const p = want();
+        const have = cacheOf(p);
+        const at = N_VALUES.indexOf(p.n);
+        const next = CACHE_NS.map((v) => [Math.abs(N_VALUES.indexOf(v) - at), v]).sort((a, b) => a[0] - b[0])
+          .map(([, v]) => v).find((v) => !have.has(v) || !have.get(v).rows);
+        if (next == null) break;
+        let r = have.get(next);
+        if (!r) {
+          r = await compute({ ...p, n: next });
+          keep(r);
+          continue;   // (its rows on the next turn, if the settings still hold)
+        }
+        await fillRows(r);
+      }
+    } catch { /* the section reports engine errors when it computes itself */ } finally {
+      prefetching = false;
+    }
+  }
+
+  function apply(r) {
+    if (status.firstChild) status.textContent = '';
+    cur = r;
+    data = r.d;
+    n = r.n;
+    render(r);
+  }
+
   async function recompute() {
     const my = ++seq;
     stopPlay();
+    const p = want();
+    const known = cacheOf(p).get(p.n);
+    if (known) { apply(known); schedulePrefetch(); return; }
+    computing++;
     try {
-      const d = await inputs();
-      const causal = causalCtl.checked;
-      const [loopRes, matRes, bytes32, bytes16] = await Promise.all([
-        engine.attention({ ...d, causal, variant: 'chunked', blockQ: 1, blockK: d.k.rows }),
-        engine.attention({ ...d, causal, variant: 'materialized', returnWeights: n <= DRAW_MAX }),
-        engine.scoreMatrixBytes({ n, bytesPerElement: 4 }),
-        engine.scoreMatrixBytes({ n, bytesPerElement: 2 }),
-      ]);
+      const r = await compute(p);
+      keep(r);
       if (my !== seq) return;
-      status.textContent = '';
-      data = d;
-      let maxDiff = 0;
-      for (let i = 0; i < loopRes.out.data.length; i++) {
-        maxDiff = Math.max(maxDiff, Math.abs(loopRes.out.data[i] - matRes.out.data[i]));
-      }
-      render({ loopRes, matRes, bytes32, bytes16, maxDiff, causal });
+      apply(r);
     } catch (err) {
       if (my === seq) ctx.showError(status, err);
+    } finally {
+      computing--;
+      schedulePrefetch();
     }
   }
 
   function render({ loopRes, matRes, bytes32, bytes16, maxDiff, causal }) {
-    dataNote.textContent = '';
-    dataNote.append(n === 4 ? tNode('s3.dataExample') : tNode('s3.dataRandom', { n, d: D }));
+    patch(dataNote, n === 4 ? tNode('s3.dataExample') : tNode('s3.dataRandom', { n, d: D }));
     rowCtl.input.max = String(n - 1);
     if (rowCtl.value > n - 1) rowCtl.value = 0;
     rowCtl.refresh();
@@ -172,47 +281,43 @@ export async function mount(root, ctx) {
 
     if (matRes.weights) {
       matHm.el.hidden = false;
-      matTooBig.textContent = '';
+      if (matTooBig.firstChild) matTooBig.textContent = '';
       matHm.update(matRes.weights, { rowLabels: labels(n), colLabels: labels(n) });
     } else {
       matHm.el.hidden = true;
-      matTooBig.textContent = '';
-      matTooBig.append(tNode('s3.tooBigToDraw', { n, max: DRAW_MAX }));
+      patch(matTooBig, tNode('s3.tooBigToDraw', { n, max: DRAW_MAX }));
     }
-    matHeld.textContent = '';
-    matHeld.append(tNode('s3.matrixHeld', { cells: n * n, bytes: ctx.fmtBytes(bytes32) }));
+    patch(matHeld, tNode('s3.matrixHeld', { cells: n * n, bytes: ctx.fmtBytes(bytes32) }));
 
-    agree.textContent = '';
     const diffNode = el('strong', 'num', sci(maxDiff));
     diffNode.dataset.value = String(maxDiff);
-    agree.append(tNode(maxDiff < 1e-5 ? 's3.agree' : 's3.disagree', { diff: diffNode, n, d: data.v.cols }));
+    patch(agree, tNode(maxDiff < 1e-5 ? 's3.agree' : 's3.disagree', { diff: diffNode, n, d: data.v.cols }));
 
-    bytesP.textContent = '';
-    bytesP.append(tNode('s3.bytes', {
+    patch(bytesP, tNode('s3.bytes', {
       n, cells: n * n, b32: ctx.fmtBytes(bytes32), b16: ctx.fmtBytes(bytes16),
       row: ctx.fmtBytes(n * 4),
     }));
-    scratchP.textContent = '';
-    scratchP.append(tNode('s3.scratch', {
+    const scratch = [tNode('s3.scratch', {
       loop: ctx.fmtBytes(loopRes.scratchBytes), matrix: ctx.fmtBytes(matRes.scratchBytes),
-    }));
-    if (causal) scratchP.append(' ', tNode('s3.causalNote'));
+    })];
+    if (causal) scratch.push(' ', tNode('s3.causalNote'));
+    patch(scratchP, ...scratch);
   }
 
   let rowSeq = 0;
+  function drawRow(i, weights) {
+    loopRowHm.update(weights, { rowLabels: [rowName(i)], colLabels: labels(n) });
+    patch(loopHeld, tNode('s3.loopHeld', { row: rowName(i), s: n, bytes: ctx.fmtBytes(n * 4) }));
+  }
   async function showRow(i) {
     if (!data) return;
     const my = ++rowSeq;
-    // The loop's view of one query: q row i against every key, rowOffset keeps the causal mask global.
-    const qi = { rows: 1, cols: data.q.cols, data: data.q.data.slice(i * data.q.cols, (i + 1) * data.q.cols) };
+    const r = cur;
+    if (r.rows && r.rows[i]) { drawRow(i, r.rows[i]); return; }
     try {
-      const r = await engine.attention({
-        q: qi, k: data.k, v: data.v, causal: causalCtl.checked, rowOffset: i, returnWeights: true,
-      });
-      if (my !== rowSeq) return;
-      loopRowHm.update(r.weights, { rowLabels: [rowName(i)], colLabels: labels(n) });
-      loopHeld.textContent = '';
-      loopHeld.append(tNode('s3.loopHeld', { row: rowName(i), s: n, bytes: ctx.fmtBytes(n * 4) }));
+      const res = await engine.attention(rowArgs(r, i));
+      if (my !== rowSeq || r !== cur) return;
+      drawRow(i, res.weights);
     } catch (err) {
       if (my === rowSeq) ctx.showError(status, err);
     }

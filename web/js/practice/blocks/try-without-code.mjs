@@ -39,6 +39,24 @@ function latest() {
   };
 }
 
+// Like say(), but keeps the nodes that did not change and rewrites only the text that did
+// (a slider move then re-lays out a few numbers, and a screen reader hears one update).
+function patchChildren(x, y) {
+  const xs = x.childNodes, ys = [...y.childNodes];
+  if (xs.length !== ys.length) { x.replaceChildren(...ys); return; }
+  for (let i = 0; i < ys.length; i++) {
+    const a = xs[i], b = ys[i];
+    if (a.nodeType === Node.TEXT_NODE && b.nodeType === Node.TEXT_NODE) { if (a.data !== b.data) a.data = b.data; }
+    else if (!a.isEqualNode(b)) x.replaceChild(b, a);
+  }
+}
+function patchRegion(region, ctx, key, params, kind = 'info') {
+  const wrap = document.createElement('div');
+  wrap.append(tx(ctx, key, params));
+  patchChildren(region, wrap);
+  if (region.dataset.kind !== kind) region.dataset.kind = kind;
+}
+
 // ---------------------------------------------------------------- experiments
 
 const EXPERIMENTS = [
@@ -57,34 +75,77 @@ const EXPERIMENTS = [
     play(ctx, area) {
       const n = 8;
       const seed = 1;
+      const DKS = [2, 4, 8, 16, 32, 64, 128, 256, 512];
       const live = liveRegion('try-live', { cls: 'try-live' });
       const hm = createHeatmap(ctx, {
         label: tx(ctx, 'practice.try.e1.heat', { seed }), min: 0, max: 1, digits: 2, testid: 'try-e1-heat',
         exportName: 'weights-dk',
       });
-      const run = latest();
-      const update = () => run(async (isLatest) => {
+      // What the panel shows for one (d_k, scaled), computed by the engine.
+      const compute = async (dk, scaled) => {
+        const [q, k] = await Promise.all([
+          ctx.engine.randomNormal({ seed, rows: n, cols: dk }),
+          ctx.engine.randomNormal({ seed: seed + 1000, rows: n, cols: dk }),
+        ]);
+        const args = { q, k, v: zeros(n, 1), returnWeights: true };
+        if (!scaled) args.scale = null;
+        const a = await ctx.engine.attention(args);
+        const st = await ctx.engine.rowStats(a.weights);
+        return {
+          dk, scaled, weights: a.weights,
+          maxW: Math.max(...st.maxWeight), meanH: st.entropy.reduce((s, x) => s + x, 0) / n,
+        };
+      };
+      const show = (r) => {
+        hm.update(r.weights);
+        patchRegion(live, ctx, 'practice.try.e1.live', { dk: r.dk, w: num(ctx, r.maxW, 4), h: ctx.pct(r.meanH / Math.log(n)) });
+      };
+      // The slider's other positions (and the other scaling) are computed in the background,
+      // nearest first, one at a time while nothing else runs: a move to a computed d_k
+      // redraws within its input event. The cache holds engine results only.
+      const results = new Map();   // `${dk}|${scaled}` → compute() result
+      const key = (dk, scaled) => `${dk}|${scaled}`;
+      let computing = 0;
+      let prefetching = false;
+      let prefetchTimer = null;
+      const schedulePrefetch = () => { clearTimeout(prefetchTimer); prefetchTimer = setTimeout(prefetch, 150); };
+      async function prefetch() {
+        if (prefetching) return;
+        prefetching = true;
+        try {
+          while (!computing) {
+            const at = DKS.indexOf(dkCtl.value);
+            const order = DKS.map((dk, i) => [Math.abs(i - at), dk]).sort((a, b) => a[0] - b[0]).map(([, dk]) => dk);
+            const next = [scaleCtl.checked, !scaleCtl.checked].flatMap((sc) => order.map((dk) => [dk, sc]))
+              .find(([dk, sc]) => !results.has(key(dk, sc)));
+            if (!next) break;
+            const r = await compute(next[0], next[1]);
+            results.set(key(r.dk, r.scaled), r);
+          }
+        } catch { /* the panel reports engine errors when it computes itself */ } finally {
+          prefetching = false;
+        }
+      }
+      let token = 0;   // only the latest request draws: slider drags fire many changes
+      const update = async () => {
+        const mine = ++token;
         const dk = dkCtl.value;
         const scaled = scaleCtl.checked;
-        const r = await safely(ctx, live, async () => {
-          const [q, k] = await Promise.all([
-            ctx.engine.randomNormal({ seed, rows: n, cols: dk }),
-            ctx.engine.randomNormal({ seed: seed + 1000, rows: n, cols: dk }),
-          ]);
-          const args = { q, k, v: zeros(n, 1), returnWeights: true };
-          if (!scaled) args.scale = null;
-          const a = await ctx.engine.attention(args);
-          const st = await ctx.engine.rowStats(a.weights);
-          return { a, st };
-        });
-        if (!r || !isLatest()) return;
-        const maxW = Math.max(...r.st.maxWeight);
-        const meanH = r.st.entropy.reduce((s, x) => s + x, 0) / n;
-        say(live, ctx, 'practice.try.e1.live', { dk, w: num(ctx, maxW, 4), h: ctx.pct(meanH / Math.log(n)) });
-        hm.update(r.a.weights);
-      });
+        const known = results.get(key(dk, scaled));
+        if (known) { show(known); schedulePrefetch(); return; }
+        computing++;
+        let r;
+        try {
+          r = await safely(ctx, live, () => compute(dk, scaled));
+        } finally {
+          computing--;
+        }
+        if (r) results.set(key(dk, scaled), r);
+        if (r && mine === token) show(r);
+        schedulePrefetch();
+      };
       const dkCtl = slider(ctx, {
-        label: 'practice.try.e1.dk', values: [2, 4, 8, 16, 32, 64, 128, 256, 512], value: 16,
+        label: 'practice.try.e1.dk', values: DKS, value: 16,
         onChange: update, testid: 'try-e1-dk',
       });
       const scaleCtl = checkbox(ctx, { label: 'practice.try.e1.scale', checked: false, onChange: update, testid: 'try-e1-scale' });
