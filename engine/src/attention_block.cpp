@@ -30,6 +30,23 @@ void fill(float* st, std::size_t ld, std::size_t keys, std::size_t cols, float v
 // so that its exponentials are exp(-inf) = 0 and not NaN.
 batch shift_of(batch m) { return simd::zero_if_neg_inf(m); }
 
+// The max of `start` and one batch of columns over keys c < keys.
+batch column_max(const float* col, std::size_t ld, std::size_t keys, batch start) {
+  for (std::size_t c = 0; c < keys; ++c) start = simd::vmax(start, batch::load_unaligned(col + c * ld));
+  return start;
+}
+
+// col[c] = exp(col[c] − shift) down the keys; returns their sum per column.
+batch exp_down_column(float* col, std::size_t ld, std::size_t keys, batch shift) {
+  batch sum(0.0f);
+  for (std::size_t c = 0; c < keys; ++c) {
+    const batch e = simd::exp_softmax(batch::load_unaligned(col + c * ld) - shift);
+    e.store_unaligned(col + c * ld);
+    sum += e;
+  }
+  return sum;
+}
+
 }  // namespace
 
 std::size_t padded_cols(std::size_t rows) { return (rows + width - 1) / width * width; }
@@ -89,15 +106,8 @@ void softmax_columns(float* st, std::size_t ld, std::size_t keys, std::size_t co
                      float* l) {
   for (std::size_t r = 0; r < cols; r += width) {
     float* col = st + r;
-    batch mx(neg_inf);
-    for (std::size_t c = 0; c < keys; ++c) mx = simd::vmax(mx, batch::load_unaligned(col + c * ld));
-    const batch shift = shift_of(mx);
-    batch sum(0.0f);
-    for (std::size_t c = 0; c < keys; ++c) {
-      const batch e = simd::exp_softmax(batch::load_unaligned(col + c * ld) - shift);
-      e.store_unaligned(col + c * ld);
-      sum += e;
-    }
+    const batch mx = column_max(col, ld, keys, batch(neg_inf));
+    const batch sum = exp_down_column(col, ld, keys, shift_of(mx));
     // normalize: st becomes the weights; 1/0 is avoided for empty columns
     const batch inv = xsimd::select(sum == batch(0.0f), batch(0.0f), batch(1.0f) / sum);
     for (std::size_t c = 0; c < keys; ++c)
@@ -112,15 +122,9 @@ void online_softmax_tile(float* st, std::size_t ld, std::size_t keys, std::size_
   for (std::size_t r = 0; r < cols; r += width) {
     float* col = st + r;
     const batch m_old = batch::load_unaligned(m + r);
-    batch m_new = m_old;
-    for (std::size_t c = 0; c < keys; ++c) m_new = simd::vmax(m_new, batch::load_unaligned(col + c * ld));
+    const batch m_new = column_max(col, ld, keys, m_old);
     const batch shift = shift_of(m_new);
-    batch sum(0.0f);
-    for (std::size_t c = 0; c < keys; ++c) {
-      const batch e = simd::exp_softmax(batch::load_unaligned(col + c * ld) - shift);
-      e.store_unaligned(col + c * ld);
-      sum += e;
-    }
+    const batch sum = exp_down_column(col, ld, keys, shift);
     const batch a = simd::exp_softmax(m_old - shift);  // 0 while m_old is -inf
     (batch::load_unaligned(l + r) * a + sum).store_unaligned(l + r);
     m_new.store_unaligned(m + r);
