@@ -3,11 +3,12 @@
 // render running at a time. Nothing here knows about the engine or the store.
 //
 // Usage:
-//   import { h, el, prose, setT, textOf, nodeOf, serial } from '../dom.mjs';
+//   import { h, el, prose, setT, patch, patchT, textOf, nodeOf, serial } from '../dom.mjs';
 //   h('button', { class: 'btn', testid: 's8-run', type: 'button', on: { click } }, child, …)
 //   el('div', 'roads', loop, matrix)             // h() with only a class
 //   const { P, H3 } = prose(ctx);  root.append(H3('s3.loopTitle'), P('s3.loopText'));
 //   setT(ctx, status, 's7.err.engine');          // replace content by a text key
+//   patchT(ctx, line, 's4.out.max', { v });       // the same, keeping the nodes that did not change
 //   const calc = serial(async () => { … });      // calls during a run collapse into one re-run
 
 /**
@@ -48,6 +49,37 @@ export function setT(ctx, node, key, params) {
   node.append(ctx.tNode(key, params));
   return node;
 }
+
+// Like setT, but keeps the nodes that did not change (the formulas, the words around the
+// numbers) and only rewrites the text that did: a slider move then re-lays out a few
+// numbers instead of whole paragraphs of KaTeX, and a live region announces one update.
+// Equal subtrees are found with the native isEqualNode; an element that differs is
+// entered only when its tag and attributes are the same, else replaced (nothing is
+// copied attribute by attribute: the CSP allows styles only through the CSSOM).
+const sameAttrs = (x, y) => x.attributes.length === y.attributes.length &&
+  [...y.attributes].every((a) => x.getAttribute(a.name) === a.value);
+function patchChildren(x, y) {
+  const xs = x.childNodes, ys = [...y.childNodes];
+  if (xs.length !== ys.length) { x.replaceChildren(...ys); return; }
+  for (let i = 0; i < ys.length; i++) {
+    const a = xs[i], b = ys[i];
+    if (a.nodeType === Node.TEXT_NODE && b.nodeType === Node.TEXT_NODE) { if (a.data !== b.data) a.data = b.data; }
+    else if (a.isEqualNode(b)) continue;
+    else if (a.nodeType === Node.ELEMENT_NODE && a.nodeName === b.nodeName && sameAttrs(a, b)) patchChildren(a, b);
+    else x.replaceChild(b, a);
+  }
+}
+
+/** node's content becomes kids (Nodes or strings), patched in place (see above). */
+export function patch(node, ...kids) {
+  const wrap = document.createElement(node.nodeName);
+  wrap.append(...kids);
+  patchChildren(node, wrap);
+  return node;
+}
+
+/** setT, patched in place: patchT(ctx, node, key, params). */
+export const patchT = (ctx, node, key, params) => patch(node, ctx.tNode(key, params));
 
 /** A label given as a text key (or a Node, or nothing), as plain text. */
 export const textOf = (ctx, x) => (x == null ? '' : typeof x === 'string' ? ctx.t(x) : x.textContent);

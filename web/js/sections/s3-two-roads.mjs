@@ -24,36 +24,13 @@
 import { WORDS, DEFAULT, computeExample } from '../worked-example.mjs';
 import { createHeatmap } from '../widgets/heatmap.mjs';
 import { slider, checkbox, numberField, button, controlRow } from '../widgets/controls.mjs';
-import { el, prose } from '../dom.mjs';
+import { el, prose, patch } from '../dom.mjs';
+import { backgroundFill, nearestFirst } from '../background-fill.mjs';
 
 const N_VALUES = [4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048];
 const D = 16;
 const DRAW_MAX = 512;
 const CACHE_MAX_N = 64;   // lesson-sized n: results kept per n and per row
-const CACHE_NS = N_VALUES.filter((v) => v <= CACHE_MAX_N);
-
-// Like replacing a node's children with new ones, but keeps the nodes that did not change
-// (formulas, the words around the numbers) and only rewrites the text that did, so a
-// redraw re-lays out a few numbers instead of whole paragraphs with KaTeX. An element that
-// differs is entered only when its tag and attributes are the same, else replaced.
-const sameAttrs = (x, y) => x.attributes.length === y.attributes.length &&
-  [...y.attributes].every((a) => x.getAttribute(a.name) === a.value);
-function patchChildren(x, y) {
-  const xs = x.childNodes, ys = [...y.childNodes];
-  if (xs.length !== ys.length) { x.replaceChildren(...ys); return; }
-  for (let i = 0; i < ys.length; i++) {
-    const a = xs[i], b = ys[i];
-    if (a.nodeType === Node.TEXT_NODE && b.nodeType === Node.TEXT_NODE) { if (a.data !== b.data) a.data = b.data; }
-    else if (a.isEqualNode(b)) continue;
-    else if (a.nodeType === Node.ELEMENT_NODE && a.nodeName === b.nodeName && sameAttrs(a, b)) patchChildren(a, b);
-    else x.replaceChild(b, a);
-  }
-}
-function patch(node, ...kids) {
-  const wrap = document.createElement(node.nodeName);
-  wrap.append(...kids);
-  patchChildren(node, wrap);
-}
 
 export async function mount(root, ctx) {
   const { tNode, fmt, state, engine } = ctx;
@@ -214,35 +191,18 @@ export async function mount(root, ctx) {
   };
   const keep = (r) => { if (r.n <= CACHE_MAX_N && `${r.seed}|${r.causal}` === cacheFor) cache.set(r.n, r); };
 
-  let computing = 0;
-  let prefetchTimer = null;
-  let prefetching = false;
-  const schedulePrefetch = () => { clearTimeout(prefetchTimer); prefetchTimer = setTimeout(prefetch, 150); };
-  async function prefetch() {
-    if (prefetching) return;
-    prefetching = true;
-    try {
-      while (!computing) {
-        // first the rows of what is on screen, then the other n, nearest first
-        if (cur && cur.n <= CACHE_MAX_N && !cur.rows) { await fillRows(cur); continue; }
-        const p = want();
-        const have = cacheOf(p);
-        const at = N_VALUES.indexOf(p.n);
-        const next = CACHE_NS.map((v) => [Math.abs(N_VALUES.indexOf(v) - at), v]).sort((a, b) => a[0] - b[0])
-          .map(([, v]) => v).find((v) => !have.has(v) || !have.get(v).rows);
-        if (next == null) break;
-        let r = have.get(next);
-        if (!r) {
-          r = await compute({ ...p, n: next });
-          keep(r);
-          continue;   // (its rows on the next turn, if the settings still hold)
-        }
-        await fillRows(r);
-      }
-    } catch { /* the section reports engine errors when it computes itself */ } finally {
-      prefetching = false;
-    }
-  }
+  // first the rows of what is on screen, then the other n, nearest first
+  const fill = backgroundFill(async () => {
+    if (cur && cur.n <= CACHE_MAX_N && !cur.rows) { await fillRows(cur); return true; }
+    const p = want();
+    const have = cacheOf(p);
+    const next = nearestFirst(N_VALUES, p.n).find((v) => v <= CACHE_MAX_N && (!have.has(v) || !have.get(v).rows));
+    if (next == null) return false;
+    const r = have.get(next);
+    if (r) await fillRows(r);
+    else keep(await compute({ ...p, n: next }));   // (its rows on the next turn, if the settings still hold)
+    return true;
+  });
 
   function apply(r) {
     if (status.firstChild) status.textContent = '';
@@ -257,18 +217,16 @@ export async function mount(root, ctx) {
     stopPlay();
     const p = want();
     const known = cacheOf(p).get(p.n);
-    if (known) { apply(known); schedulePrefetch(); return; }
-    computing++;
+    if (known) { apply(known); fill.schedule(); return; }
     try {
-      const r = await compute(p);
+      const r = await fill.foreground(() => compute(p));
       keep(r);
       if (my !== seq) return;
       apply(r);
     } catch (err) {
       if (my === seq) ctx.showError(status, err);
     } finally {
-      computing--;
-      schedulePrefetch();
+      fill.schedule();
     }
   }
 

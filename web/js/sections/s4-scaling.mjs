@@ -21,33 +21,8 @@ import { createHeatmap } from '../widgets/heatmap.mjs';
 import { slider, intField, radioGroup, controlRow } from '../widgets/controls.mjs';
 import { createChart } from '../widgets/chart.mjs';
 import { simpleTable } from '../widgets/table.mjs';
-import { h, setT, serial } from '../dom.mjs';
-
-// Like setT, but keeps the nodes that did not change (the formulas, the words around the
-// numbers) and only rewrites the text that did: a slider move then re-lays out a few
-// numbers instead of whole paragraphs of KaTeX. Equal subtrees are found with the native
-// isEqualNode; an element that differs is entered only when its tag and attributes are the
-// same, else replaced (nothing is copied attribute by attribute: the CSP allows styles only
-// through the CSSOM).
-const sameAttrs = (x, y) => x.attributes.length === y.attributes.length &&
-  [...y.attributes].every((a) => x.getAttribute(a.name) === a.value);
-function patchChildren(x, y) {
-  const xs = x.childNodes, ys = [...y.childNodes];
-  if (xs.length !== ys.length) { x.replaceChildren(...ys); return; }
-  for (let i = 0; i < ys.length; i++) {
-    const a = xs[i], b = ys[i];
-    if (a.nodeType === Node.TEXT_NODE && b.nodeType === Node.TEXT_NODE) { if (a.data !== b.data) a.data = b.data; }
-    else if (a.isEqualNode(b)) continue;
-    else if (a.nodeType === Node.ELEMENT_NODE && a.nodeName === b.nodeName && sameAttrs(a, b)) patchChildren(a, b);
-    else x.replaceChild(b, a);
-  }
-}
-function patchT(ctx, node, key, params) {
-  const wrap = document.createElement(node.nodeName);
-  wrap.append(ctx.tNode(key, params));
-  patchChildren(node, wrap);
-  return node;
-}
+import { h, setT, patchT, serial } from '../dom.mjs';
+import { backgroundFill, nearestFirst } from '../background-fill.mjs';
 
 export const DK_VALUES = [1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024];
 const N_MIN = 2, N_MAX = 128, SEED_MAX = 1e9;
@@ -220,37 +195,23 @@ export async function mount(root, ctx) {
     if (groupOf(p) !== resultsFor) { results.clear(); resultsFor = groupOf(p); }
     return results;
   };
-  let computing = 0;
-  let prefetchTimer = null;
-  let prefetching = false;
-  const schedulePrefetch = () => { clearTimeout(prefetchTimer); prefetchTimer = setTimeout(prefetch, 150); };
-  async function prefetch() {
-    if (prefetching) return;
-    prefetching = true;
-    try {
-      while (!computing) {
-        const p = { ...st };
-        const have = resultsOf(p);
-        const at = DK_VALUES.indexOf(p.dk);
-        const next = DK_VALUES.map((dk, i) => [Math.abs(i - at), dk]).sort((a, b) => a[0] - b[0])
-          .map(([, dk]) => dk).find((dk) => !have.has(dk));
-        if (next == null) break;
-        const r = await compute({ ...p, dk: next });
-        if (groupOf(r) === resultsFor) results.set(r.dk, r);
-      }
-    } catch { /* the panel reports engine errors when it computes itself */ } finally {
-      prefetching = false;
-    }
-  }
+  const fill = backgroundFill(async () => {
+    const p = { ...st };
+    const have = resultsOf(p);
+    const next = nearestFirst(DK_VALUES, p.dk).find((dk) => !have.has(dk));
+    if (next == null) return false;
+    const r = await compute({ ...p, dk: next });
+    if (groupOf(r) === resultsFor) results.set(r.dk, r);
+    return true;
+  });
 
   const refresh = serial(async () => {
     const p = { ...st };
     const known = resultsOf(p).get(p.dk);
-    if (known) { render(known); schedulePrefetch(); return; }
-    computing++;
+    if (known) { render(known); fill.schedule(); return; }
     busy(true);
     try {
-      const r = await compute(p);
+      const r = await fill.foreground(() => compute(p));
       if (groupOf(r) === resultsFor) results.set(r.dk, r);
       render(r);
     } catch (err) {
@@ -259,9 +220,8 @@ export async function mount(root, ctx) {
       status.dataset.code = err && err.code ? err.code : 'Unknown';
     } finally {
       busy(false);
-      computing--;
     }
-    schedulePrefetch();
+    fill.schedule();
   });
 
   // ---- table A (article's first table, recomputed with the learner's seed)

@@ -22,7 +22,8 @@ import { slider, checkbox, select, controlRow } from '../../widgets/controls.mjs
 import { createHeatmap } from '../../widgets/heatmap.mjs';
 import { WORKED } from '../generators.mjs';
 import { projectQKV } from '../../worked-example.mjs';
-import { h } from '../../dom.mjs';
+import { h, patch } from '../../dom.mjs';
+import { backgroundFill, nearestFirst } from '../../background-fill.mjs';
 import {
   change, tx, p, liveRegion, say, choiceGroup, button, seededShuffle, num, table, safely, zeros, introAndList,
 } from './ui.mjs';
@@ -41,19 +42,8 @@ function latest() {
 
 // Like say(), but keeps the nodes that did not change and rewrites only the text that did
 // (a slider move then re-lays out a few numbers, and a screen reader hears one update).
-function patchChildren(x, y) {
-  const xs = x.childNodes, ys = [...y.childNodes];
-  if (xs.length !== ys.length) { x.replaceChildren(...ys); return; }
-  for (let i = 0; i < ys.length; i++) {
-    const a = xs[i], b = ys[i];
-    if (a.nodeType === Node.TEXT_NODE && b.nodeType === Node.TEXT_NODE) { if (a.data !== b.data) a.data = b.data; }
-    else if (!a.isEqualNode(b)) x.replaceChild(b, a);
-  }
-}
 function patchRegion(region, ctx, key, params, kind = 'info') {
-  const wrap = document.createElement('div');
-  wrap.append(tx(ctx, key, params));
-  patchChildren(region, wrap);
+  patch(region, tx(ctx, key, params));
   if (region.dataset.kind !== kind) region.dataset.kind = kind;
 }
 
@@ -105,44 +95,26 @@ const EXPERIMENTS = [
       // redraws within its input event. The cache holds engine results only.
       const results = new Map();   // `${dk}|${scaled}` → compute() result
       const key = (dk, scaled) => `${dk}|${scaled}`;
-      let computing = 0;
-      let prefetching = false;
-      let prefetchTimer = null;
-      const schedulePrefetch = () => { clearTimeout(prefetchTimer); prefetchTimer = setTimeout(prefetch, 150); };
-      async function prefetch() {
-        if (prefetching) return;
-        prefetching = true;
-        try {
-          while (!computing) {
-            const at = DKS.indexOf(dkCtl.value);
-            const order = DKS.map((dk, i) => [Math.abs(i - at), dk]).sort((a, b) => a[0] - b[0]).map(([, dk]) => dk);
-            const next = [scaleCtl.checked, !scaleCtl.checked].flatMap((sc) => order.map((dk) => [dk, sc]))
-              .find(([dk, sc]) => !results.has(key(dk, sc)));
-            if (!next) break;
-            const r = await compute(next[0], next[1]);
-            results.set(key(r.dk, r.scaled), r);
-          }
-        } catch { /* the panel reports engine errors when it computes itself */ } finally {
-          prefetching = false;
-        }
-      }
+      const fill = backgroundFill(async () => {
+        const order = nearestFirst(DKS, dkCtl.value);
+        const next = [scaleCtl.checked, !scaleCtl.checked].flatMap((sc) => order.map((dk) => [dk, sc]))
+          .find(([dk, sc]) => !results.has(key(dk, sc)));
+        if (!next) return false;
+        const r = await compute(next[0], next[1]);
+        results.set(key(r.dk, r.scaled), r);
+        return true;
+      });
       let token = 0;   // only the latest request draws: slider drags fire many changes
       const update = async () => {
         const mine = ++token;
         const dk = dkCtl.value;
         const scaled = scaleCtl.checked;
         const known = results.get(key(dk, scaled));
-        if (known) { show(known); schedulePrefetch(); return; }
-        computing++;
-        let r;
-        try {
-          r = await safely(ctx, live, () => compute(dk, scaled));
-        } finally {
-          computing--;
-        }
+        if (known) { show(known); fill.schedule(); return; }
+        const r = await fill.foreground(() => safely(ctx, live, () => compute(dk, scaled)));
         if (r) results.set(key(dk, scaled), r);
         if (r && mine === token) show(r);
-        schedulePrefetch();
+        fill.schedule();
       };
       const dkCtl = slider(ctx, {
         label: 'practice.try.e1.dk', values: DKS, value: 16,
