@@ -59,7 +59,10 @@ Matrix to_matrix(const val& m, const char* fn, const char* name) {
   Matrix out;
   out.rows = to_size(m["rows"].as<double>());
   out.cols = to_size(m["cols"].as<double>());
-  out.data = emscripten::convertJSArrayToNumberVector<float>(m["data"]);
+  // as convertJSArrayToNumberVector does, but into the Matrix's aligned storage
+  const val data = m["data"];
+  out.data.resize(to_size(data["length"].as<double>()));
+  val(typed_memory_view(out.data.size(), out.data.data())).call<void>("set", data);
   if (static_cast<double>(out.data.size()) != static_cast<double>(out.rows) * out.cols)
     throw Error(ErrorCode::ShapeMismatch, std::string(fn) + ": " + name + ".data has " +
                                               std::to_string(out.data.size()) + " numbers but " +
@@ -72,7 +75,8 @@ Matrix to_matrix(const val& m, const char* fn, const char* name) {
 val f32_copy(const float* p, std::size_t n) {
   return val(typed_memory_view(n, p)).call<val>("slice");
 }
-val f32_copy(const std::vector<float>& v) { return f32_copy(v.data(), v.size()); }
+template <class Alloc>
+val f32_copy(const std::vector<float, Alloc>& v) { return f32_copy(v.data(), v.size()); }
 
 val to_js(const Matrix& m) {
   val out = val::object();

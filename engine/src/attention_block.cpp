@@ -133,10 +133,22 @@ void online_softmax_tile(float* st, std::size_t ld, std::size_t keys, std::size_
 }
 
 void weighted_values(const Problem& p, const float* st, std::size_t ld, std::size_t cols,
-                     std::size_t j0, std::size_t keys, const float* row_scale, float* o) {
+                     const float* v_rows, std::size_t ldv, std::size_t keys,
+                     const float* row_scale, float* o) {
   namespace g = simd::gemm;
-  const g::Args a{keys, st, 1, ld, p.v.data + j0 * p.d_v, p.d_v, o, p.d_v, row_scale};
+  const g::Args a{keys, st, 1, ld, v_rows, ldv, o, p.d_v, row_scale};
   g::gemm_block(a, cols, p.d_v);
+}
+
+void copy_value_rows(const Problem& p, std::size_t j0, std::size_t keys, float* v_tile) {
+  const std::size_t ldv = padded_cols(p.d_v);
+  const std::size_t full = p.d_v - p.d_v % width;
+  for (std::size_t c = 0; c < keys; ++c) {  // batches, not std::copy: a memmove call per short row cost 5%
+    const float* src = p.v.data + (j0 + c) * p.d_v;
+    float* dst = v_tile + c * ldv;
+    for (std::size_t t = 0; t < full; t += width) batch::load_unaligned(src + t).store_aligned(dst + t);
+    for (std::size_t t = full; t < p.d_v; ++t) dst[t] = src[t];
+  }
 }
 
 void store_rows(const Problem& p, std::size_t i0, std::size_t rows, const float* o, const float* m,

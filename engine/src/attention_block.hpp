@@ -45,9 +45,15 @@ void online_softmax_tile(float* st, std::size_t ld, std::size_t keys, std::size_
                          float* l, float* alpha);
 
 // o (cols × d_v) = o·row_scale (or 0 when row_scale is null) + Pᵀᵀ·V for
-// the keys [j0, j0 + keys): P is read from st transposed.
+// `keys` keys: P is read from st transposed, and v_rows[c·ldv + t] is the
+// value row of the tile's key c (V itself, or an aligned copy of its rows).
 void weighted_values(const Problem& p, const float* st, std::size_t ld, std::size_t cols,
-                     std::size_t j0, std::size_t keys, const float* row_scale, float* o);
+                     const float* v_rows, std::size_t ldv, std::size_t keys,
+                     const float* row_scale, float* o);
+
+// v_tile[c·ldv + t] = v[(j0+c)·d_v + t]: a tile of value rows copied to
+// cache-line-aligned scratch, rows padded to ldv = padded_cols(d_v) floats.
+void copy_value_rows(const Problem& p, std::size_t j0, std::size_t keys, float* v_tile);
 
 // out rows i0 .. i0+rows-1 = o rows × inv_l (row scale 1/l, 0 when l = 0);
 // rows with m = -inf saw no key: their output is zero and they are recorded;

@@ -7,9 +7,9 @@
 // of attention_block.hpp (transposed tiles, vertical softmax).
 #include <algorithm>
 #include <limits>
-#include <memory>
 
 #include "attention_block.hpp"
+#include "detail.hpp"
 #include "kernels.hpp"
 
 namespace attn::detail {
@@ -27,8 +27,8 @@ Tiles tiles(const Problem& p, std::size_t block_q, std::size_t block_k) {
 }
 
 std::size_t tile_floats(const Problem& p, const Tiles& t) {
-  // panel (d_k, cols), st (bk, cols), o (cols, d_v), m, l, alpha (cols)
-  return t.cols * (p.d_k + t.bk + p.d_v + 3);
+  // panel (d_k, cols), st (bk, cols), o (cols, d_v), v_tile (bk, d_v padded), m, l, alpha (cols)
+  return t.cols * (p.d_k + t.bk + p.d_v + 3) + t.bk * block::padded_cols(p.d_v);
 }
 
 }  // namespace
@@ -41,20 +41,24 @@ double chunked_bytes(const Problem& p, std::size_t block_q, std::size_t block_k)
 }
 
 // q: (L, d_k)  k: (S, d_k)  v: (S, d_v)  out: (L, d_v)
-// panel: (d_k, cols)  st: (bk, cols)  o: (cols, d_v)  m, l, alpha: (cols)
+// panel: (d_k, cols)  st: (bk, cols)  o: (cols, d_v)  v_tile: (bk, ldv)  m, l, alpha: (cols)
 void chunked_attention(const Problem& p, std::size_t block_q, std::size_t block_k,
                        AttentionResult& r) {
   constexpr float neg_inf = -std::numeric_limits<float>::infinity();
   const Tiles t = tiles(p, block_q, block_k);
   r.out = Matrix(p.L, p.d_v);
-  std::unique_ptr<float[]> scratch(new float[tile_floats(p, t)]);
+  // every region's size is a multiple of the SIMD width, so each starts aligned
+  const AlignedFloats scratch = aligned_floats(tile_floats(p, t));
+  const std::size_t ldv = block::padded_cols(p.d_v);
   float* panel = scratch.get();
   float* st = panel + p.d_k * t.cols;
   float* o = st + t.bk * t.cols;
-  float* m = o + t.cols * p.d_v;
+  float* v_tile = o + t.cols * p.d_v;
+  float* m = v_tile + t.bk * ldv;
   float* l = m + t.cols;
   float* alpha = l + t.cols;
   r.scratch_bytes = tile_floats(p, t) * sizeof(float);
+  const bool v_aligned = is_aligned(p.v.data) && (p.d_v * sizeof(float)) % cache_line == 0;
 
   for (std::size_t i0 = 0; i0 < p.L; i0 += t.bq) {
     const std::size_t rows = std::min(t.bq, p.L - i0), cols = block::padded_cols(rows);
@@ -68,7 +72,15 @@ void chunked_attention(const Problem& p, std::size_t block_q, std::size_t block_
       block::score_tile(p, panel, i0, rows, cols, j0, keys, st, cols);
       block::online_softmax_tile(st, cols, keys, cols, m, l, alpha);
       // the first tile starts the output; later ones rescale it by alpha
-      block::weighted_values(p, st, cols, cols, j0, keys, j0 == 0 ? nullptr : alpha, o);
+      // P·V reads every value row once per column batch: unless V's rows already
+      // start on cache lines, they are read from an aligned copy of the tile
+      const float* v_rows = p.v.data + j0 * p.d_v;
+      std::size_t v_ld = p.d_v;
+      if (!v_aligned) {
+        block::copy_value_rows(p, j0, keys, v_tile);
+        v_rows = v_tile, v_ld = ldv;
+      }
+      block::weighted_values(p, st, cols, cols, v_rows, v_ld, keys, j0 == 0 ? nullptr : alpha, o);
     }
     block::store_rows(p, i0, rows, o, m, l, true, r);
   }

@@ -6,9 +6,9 @@
 // rows: scores of all their keys → exact softmax down the columns → P·V.
 #include <algorithm>
 #include <limits>
-#include <memory>
 
 #include "attention_block.hpp"
+#include "detail.hpp"
 #include "kernels.hpp"
 
 namespace attn::detail {
@@ -50,9 +50,9 @@ void materialized_attention(const Problem& p, bool return_weights, AttentionResu
   const Sizes z = sizes(p);
   r.out = Matrix(p.L, p.d_v);
   // uninitialized on purpose: every entry a row can see is written before it is read
-  std::unique_ptr<float[]> wt(new float[p.S * z.ld]);
-  std::unique_ptr<float[]> panel(new float[p.d_k * z.cols]), o(new float[z.cols * p.d_v]);
-  std::unique_ptr<float[]> m(new float[z.cols]), l(new float[z.cols]), ones(new float[z.cols]);
+  const AlignedFloats wt = aligned_floats(p.S * z.ld);
+  const AlignedFloats panel = aligned_floats(p.d_k * z.cols), o = aligned_floats(z.cols * p.d_v);
+  const AlignedFloats m = aligned_floats(z.cols), l = aligned_floats(z.cols), ones = aligned_floats(z.cols);
   std::fill(ones.get(), ones.get() + z.cols, 1.0f);
   r.scratch_bytes = (p.S * z.ld + z.cols * (p.d_k + p.d_v + 3)) * sizeof(float);
   if (return_weights) r.scores = Matrix(p.L, p.S, neg_inf), r.weights = Matrix(p.L, p.S);
@@ -69,8 +69,8 @@ void materialized_attention(const Problem& p, bool return_weights, AttentionResu
         for (std::size_t j = 0; j < keys; ++j) r.scores.at(i0 + row, j) = st[j * cols + row];
     block::softmax_columns(st, cols, keys, cols, m.get(), l.get());
     for (std::size_t j0 = 0; j0 < keys; j0 += key_chunk)
-      block::weighted_values(p, st + j0 * cols, cols, cols, j0, std::min(key_chunk, keys - j0),
-                             j0 == 0 ? nullptr : ones.get(), o.get());
+      block::weighted_values(p, st + j0 * cols, cols, cols, p.v.data + j0 * p.d_v, p.d_v,
+                             std::min(key_chunk, keys - j0), j0 == 0 ? nullptr : ones.get(), o.get());
     block::store_rows(p, i0, rows, o.get(), m.get(), l.get(), false, r);
     if (return_weights)
       for (std::size_t row = 0; row < rows; ++row)

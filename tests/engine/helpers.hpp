@@ -17,13 +17,14 @@ namespace test {
 
 // Query rows of a block rounded up to whole SIMD batches, as the fast kernels
 // lay them out, and the chunked kernel's tile memory for given block sizes:
-// Qᵀ panel (d_k, cols) + scores (bk, cols) + output (cols, d_v) + m, l, alpha.
+// Qᵀ panel (d_k, cols) + scores (bk, cols) + output (cols, d_v) + m, l, alpha
+// + an aligned copy of a tile of value rows (bk, d_v padded).
 inline std::size_t padded(std::size_t rows) {
   const std::size_t w = attn::simd_width();
   return (rows + w - 1) / w * w;
 }
 inline std::size_t chunked_scratch(std::size_t bq, std::size_t bk, std::size_t d_k, std::size_t d_v) {
-  return padded(bq) * (d_k + bk + d_v + 3) * 4;
+  return (padded(bq) * (d_k + bk + d_v + 3) + bk * padded(d_v)) * 4;
 }
 
 inline attn::Matrix randn(std::uint64_t seed, std::size_t rows, std::size_t cols) {

@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <new>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -46,9 +47,31 @@ struct MatrixView {
   std::size_t cols = 0;
 };
 
+// Allocates on 64-byte (cache-line) boundaries: a matrix whose rows are a
+// multiple of 16 floats then has every row start on a cache line, so the
+// kernels' full-width SIMD loads never straddle two lines (with AVX-512
+// loads, unaligned rows cost the native kernel about 10%).
+template <class T>
+struct CacheLineAllocator {
+  using value_type = T;
+  static constexpr std::size_t alignment = 64;
+  CacheLineAllocator() = default;
+  template <class U>
+  CacheLineAllocator(const CacheLineAllocator<U>&) noexcept {}
+  T* allocate(std::size_t n) {
+    return static_cast<T*>(::operator new(n * sizeof(T), std::align_val_t(alignment)));
+  }
+  void deallocate(T* p, std::size_t) noexcept { ::operator delete(p, std::align_val_t(alignment)); }
+  template <class U>
+  bool operator==(const CacheLineAllocator<U>&) const noexcept { return true; }
+  template <class U>
+  bool operator!=(const CacheLineAllocator<U>&) const noexcept { return false; }
+};
+using AlignedFloatVector = std::vector<float, CacheLineAllocator<float>>;
+
 // Owning row-major matrix.
 struct Matrix {
-  std::vector<float> data;
+  AlignedFloatVector data;
   std::size_t rows = 0;
   std::size_t cols = 0;
   Matrix() = default;
