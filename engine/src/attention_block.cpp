@@ -22,6 +22,14 @@ std::size_t key_end_of(const Problem& p, std::size_t i0, std::size_t rows, std::
   return p.key_end(i0 + std::min(r, rows - 1));
 }
 
+// Keys of the tile j0 .. j0+keys-1 that rows up to `r` (a block-relative row,
+// padding included) can see: a prefix, since key_end grows with the row.
+std::size_t visible_prefix(const Problem& p, std::size_t i0, std::size_t rows, std::size_t r,
+                           std::size_t j0, std::size_t keys) {
+  const std::size_t end = key_end_of(p, i0, rows, r);
+  return end <= j0 ? 0 : std::min(keys, end - j0);
+}
+
 void fill(float* st, std::size_t ld, std::size_t keys, std::size_t cols, float value) {
   for (std::size_t c = 0; c < keys; ++c) std::fill(st + c * ld, st + c * ld + cols, value);
 }
@@ -92,8 +100,20 @@ void score_tile(const Problem& p, const float* panel, std::size_t i0, std::size_
       g::Args a{p.d_k, p.k.data + j * p.d_k, p.d_k, 1, panel + n0, cols, st_tile, ld, nullptr};
       g::tile_any(a, m_rows, batches);
       if (j + m_rows <= end_min && p.mask == nullptr) continue;  // visible to every row
+      const std::size_t r_end = std::min(n0 + n_cols, rows);
+      if (p.mask == nullptr) {
+        // causal only: the rows that cannot see key j+c are a prefix of the
+        // panel, and it grows with c; one fill per key, not a test per entry
+        // (per entry, this loop cost a quarter of a causal call at n = 512)
+        std::size_t hidden_to = n0;
+        for (std::size_t c = 0; c < m_rows; ++c) {
+          while (hidden_to < r_end && p.key_end(i0 + hidden_to) <= j + c) ++hidden_to;
+          std::fill(st + (m0 + c) * ld + n0, st + (m0 + c) * ld + hidden_to, neg_inf);
+        }
+        continue;
+      }
       for (std::size_t c = 0; c < m_rows; ++c)
-        for (std::size_t r = n0; r < std::min(n0 + n_cols, rows); ++r)
+        for (std::size_t r = n0; r < r_end; ++r)
           if (!p.visible(i0 + r, j + c)) st[(m0 + c) * ld + r] = neg_inf;
     }
   }
@@ -117,14 +137,18 @@ void softmax_columns(float* st, std::size_t ld, std::size_t keys, std::size_t co
   }
 }
 
-void online_softmax_tile(float* st, std::size_t ld, std::size_t keys, std::size_t cols, float* m,
+void online_softmax_tile(const Problem& p, std::size_t i0, std::size_t rows, std::size_t j0,
+                         float* st, std::size_t ld, std::size_t keys, std::size_t cols, float* m,
                          float* l, float* alpha) {
+  namespace g = simd::gemm;
   for (std::size_t r = 0; r < cols; r += width) {
     float* col = st + r;
+    // a P·V strip starting in this batch may end up to mr - 1 rows past it
+    const std::size_t seen = visible_prefix(p, i0, rows, r + width - 1 + g::mr - 1, j0, keys);
     const batch m_old = batch::load_unaligned(m + r);
-    const batch m_new = column_max(col, ld, keys, m_old);
+    const batch m_new = column_max(col, ld, seen, m_old);
     const batch shift = shift_of(m_new);
-    const batch sum = exp_down_column(col, ld, keys, shift);
+    const batch sum = exp_down_column(col, ld, seen, shift);
     const batch a = simd::exp_softmax(m_old - shift);  // 0 while m_old is -inf
     (batch::load_unaligned(l + r) * a + sum).store_unaligned(l + r);
     m_new.store_unaligned(m + r);
@@ -132,12 +156,24 @@ void online_softmax_tile(float* st, std::size_t ld, std::size_t keys, std::size_
   }
 }
 
-void weighted_values(const Problem& p, const float* st, std::size_t ld, std::size_t cols,
-                     const float* v_rows, std::size_t ldv, std::size_t keys,
-                     const float* row_scale, float* o) {
+void weighted_values(const Problem& p, std::size_t i0, std::size_t rows, std::size_t j0,
+                     const float* st, std::size_t ld, std::size_t cols, const float* v_rows,
+                     std::size_t ldv, std::size_t keys, const float* row_scale, float* o) {
   namespace g = simd::gemm;
   const g::Args a{keys, st, 1, ld, v_rows, ldv, o, p.d_v, row_scale};
-  g::gemm_block(a, cols, p.d_v);
+  if (visible_prefix(p, i0, rows, 0, j0, keys) == keys) {  // every row sees every key
+    g::gemm_block(a, cols, p.d_v);
+    return;
+  }
+  for (std::size_t m0 = 0; m0 < cols; m0 += g::mr) {  // one strip of mr rows at a time
+    const std::size_t m_rows = std::min(g::mr, cols - m0);
+    g::Args strip = a;
+    strip.K = visible_prefix(p, i0, rows, m0 + m_rows - 1, j0, keys);
+    strip.a = st + m0;
+    strip.c = o + m0 * p.d_v;
+    if (row_scale != nullptr) strip.row_scale = row_scale + m0;
+    g::gemm_block(strip, m_rows, p.d_v);
+  }
 }
 
 void copy_value_rows(const Problem& p, std::size_t j0, std::size_t keys, float* v_tile) {

@@ -37,19 +37,25 @@ void score_tile(const Problem& p, const float* panel, std::size_t i0, std::size_
 void softmax_columns(float* st, std::size_t ld, std::size_t keys, std::size_t cols, float* m,
                      float* l);
 
-// Online-softmax step for one tile: m, l are the running max and sum of
-// every column; on return st holds exp(logit − m_new), m and l are updated
-// and alpha[r] = exp(m_old − m_new) is the factor the column's output
-// accumulated so far must be multiplied by.
-void online_softmax_tile(float* st, std::size_t ld, std::size_t keys, std::size_t cols, float* m,
+// Online-softmax step for one tile of keys j0 .. j0+keys-1 seen by the block's
+// rows i0 .. i0+rows-1: m, l are the running max and sum of every column; on
+// return st holds exp(logit − m_new), m and l are updated and alpha[r] =
+// exp(m_old − m_new) is the factor the column's output accumulated so far
+// must be multiplied by. On a tile the causal diagonal crosses, a batch of
+// columns stops at the last key its rows (and the P·V strips that start in
+// it) can see: the entries past it stay -inf and are never read.
+void online_softmax_tile(const Problem& p, std::size_t i0, std::size_t rows, std::size_t j0,
+                         float* st, std::size_t ld, std::size_t keys, std::size_t cols, float* m,
                          float* l, float* alpha);
 
 // o (cols × d_v) = o·row_scale (or 0 when row_scale is null) + Pᵀᵀ·V for
-// `keys` keys: P is read from st transposed, and v_rows[c·ldv + t] is the
-// value row of the tile's key c (V itself, or an aligned copy of its rows).
-void weighted_values(const Problem& p, const float* st, std::size_t ld, std::size_t cols,
-                     const float* v_rows, std::size_t ldv, std::size_t keys,
-                     const float* row_scale, float* o);
+// the keys j0 .. j0+keys-1: P is read from st transposed, and
+// v_rows[c·ldv + t] is the value row of key j0+c (V itself, or an aligned
+// copy of the tile). Each strip of query rows stops at the last key its
+// rows can see, so the hidden half of a diagonal tile is not multiplied.
+void weighted_values(const Problem& p, std::size_t i0, std::size_t rows, std::size_t j0,
+                     const float* st, std::size_t ld, std::size_t cols, const float* v_rows,
+                     std::size_t ldv, std::size_t keys, const float* row_scale, float* o);
 
 // v_tile[c·ldv + t] = v[(j0+c)·d_v + t]: a tile of value rows copied to
 // cache-line-aligned scratch, rows padded to ldv = padded_cols(d_v) floats.

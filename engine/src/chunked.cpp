@@ -70,7 +70,7 @@ void chunked_attention(const Problem& p, std::size_t block_q, std::size_t block_
     for (std::size_t j0 = 0; j0 < keys_end; j0 += t.bk) {
       const std::size_t keys = std::min(t.bk, keys_end - j0);
       block::score_tile(p, panel, i0, rows, cols, j0, keys, st, cols);
-      block::online_softmax_tile(st, cols, keys, cols, m, l, alpha);
+      block::online_softmax_tile(p, i0, rows, j0, st, cols, keys, cols, m, l, alpha);
       // the first tile starts the output; later ones rescale it by alpha
       // P·V reads every value row once per column batch: unless V's rows already
       // start on cache lines, they are read from an aligned copy of the tile
@@ -80,7 +80,8 @@ void chunked_attention(const Problem& p, std::size_t block_q, std::size_t block_
         block::copy_value_rows(p, j0, keys, v_tile);
         v_rows = v_tile, v_ld = ldv;
       }
-      block::weighted_values(p, st, cols, cols, v_rows, v_ld, keys, j0 == 0 ? nullptr : alpha, o);
+      block::weighted_values(p, i0, rows, j0, st, cols, cols, v_rows, v_ld, keys,
+                             j0 == 0 ? nullptr : alpha, o);
     }
     block::store_rows(p, i0, rows, o, m, l, true, r);
   }

@@ -69,8 +69,9 @@ void materialized_attention(const Problem& p, bool return_weights, AttentionResu
         for (std::size_t j = 0; j < keys; ++j) r.scores.at(i0 + row, j) = st[j * cols + row];
     block::softmax_columns(st, cols, keys, cols, m.get(), l.get());
     for (std::size_t j0 = 0; j0 < keys; j0 += key_chunk)
-      block::weighted_values(p, st + j0 * cols, cols, cols, p.v.data + j0 * p.d_v, p.d_v,
-                             std::min(key_chunk, keys - j0), j0 == 0 ? nullptr : ones.get(), o.get());
+      block::weighted_values(p, i0, rows, j0, st + j0 * cols, cols, cols, p.v.data + j0 * p.d_v,
+                             p.d_v, std::min(key_chunk, keys - j0), j0 == 0 ? nullptr : ones.get(),
+                             o.get());
     block::store_rows(p, i0, rows, o.get(), m.get(), l.get(), false, r);
     if (return_weights)
       for (std::size_t row = 0; row < rows; ++row)
