@@ -31,6 +31,12 @@ const N_VALUES = [4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048];
 const D = 16;
 const DRAW_MAX = 512;
 const CACHE_MAX_N = 64;   // lesson-sized n: results kept per n and per row
+// Heatmap boxes that keep their size for every n, so a move of the n slider redraws the two
+// canvases and a few numbers, not the layout of the page below (site.css, "section 3"):
+// a row-label band wide enough for every label set (the words of n = 4, numbers up to 2048,
+// 13 px, both page fonts), and a matrix that fills the same square (≤ MAT_SIDE px) for every n.
+const LABEL_BAND = 48;
+const MAT_SIDE = 420;
 
 export async function mount(root, ctx) {
   const { tNode, fmt, state, engine } = ctx;
@@ -92,6 +98,12 @@ export async function mount(root, ctx) {
     onChange: (v) => saveLater({ row: v === 0 ? null : v }),
   });
   let playing = null;
+  let playLabel = 's3.play';
+  const setPlayLabel = (key) => {   // (rebuilt only when it changes: every move of n stops the play)
+    if (key === playLabel) return;
+    playLabel = key;
+    play.el.textContent = ''; play.el.append(tNode(key));
+  };
   const play = button(ctx, {
     label: 's3.play', testid: 's3-play',
     onClick: () => {
@@ -103,17 +115,17 @@ export async function mount(root, ctx) {
         if (i >= n) { stopPlay(); return; }
         playing = setTimeout(step, n <= 16 ? 700 : 60);
       };
-      play.el.textContent = ''; play.el.append(tNode('s3.stop'));
+      setPlayLabel('s3.stop');
       step();
     },
   });
   function stopPlay() {
     clearTimeout(playing); playing = null;
-    play.el.textContent = ''; play.el.append(tNode('s3.play'));
+    setPlayLabel('s3.play');
   }
   const loopRowHm = createHeatmap(ctx, {
     label: 's3.loopRowLabel', min: 0, max: 1, digits: 2, testid: 's3-loop-row', exportName: 'loop-row',
-    maxCell: 56, colTitle: 's3.keys', rowTitle: 's3.queries',
+    maxCell: 56, labelWidth: LABEL_BAND, colTitle: 's3.keys', rowTitle: 's3.queries',
   });
   const loopHeld = el('p', 'stat-line');
   loop.append(controlRow(rowCtl, play), loopRowHm.el, loopHeld);
@@ -121,7 +133,8 @@ export async function mount(root, ctx) {
   matrix.append(H3('s3.matrixTitle'), P('s3.matrixText'));
   const matHm = createHeatmap(ctx, {
     label: 's3.matrixLabel', min: 0, max: 1, digits: 2, testid: 's3-matrix', exportName: 'weights',
-    maxCell: 56, maxHeight: 420, colTitle: 's3.keys', rowTitle: 's3.queries',
+    maxCell: MAT_SIDE / N_VALUES[0], maxHeight: MAT_SIDE, labelWidth: LABEL_BAND,
+    colTitle: 's3.keys', rowTitle: 's3.queries',
   });
   const matTooBig = el('p', 'note');
   const matHeld = el('p', 'stat-line');
@@ -231,20 +244,22 @@ export async function mount(root, ctx) {
   }
 
   function render({ loopRes, matRes, bytes32, bytes16, maxDiff, causal }) {
-    patch(dataNote, n === 4 ? tNode('s3.dataExample') : tNode('s3.dataRandom', { n, d: D }));
-    rowCtl.input.max = String(n - 1);
-    if (rowCtl.value > n - 1) rowCtl.value = 0;
-    rowCtl.refresh();
-    showRow(rowCtl.value);
-
+    // The canvases before the text: a canvas resolves its font against the page's styles, so a
+    // DOM change made before it would make the browser recompute them in the middle of the move.
     if (matRes.weights) {
-      matHm.el.hidden = false;
+      if (matHm.el.hidden) matHm.el.hidden = false;
       if (matTooBig.firstChild) matTooBig.textContent = '';
       matHm.update(matRes.weights, { rowLabels: labels(n), colLabels: labels(n) });
     } else {
       matHm.el.hidden = true;
       patch(matTooBig, tNode('s3.tooBigToDraw', { n, max: DRAW_MAX }));
     }
+    rowCtl.input.max = String(n - 1);
+    if (rowCtl.value > n - 1) rowCtl.value = 0;
+    rowCtl.refresh();
+    showRow(rowCtl.value);
+    patch(dataNote, n === 4 ? tNode('s3.dataExample') : tNode('s3.dataRandom', { n, d: D }));
+
     patch(matHeld, tNode('s3.matrixHeld', { cells: n * n, bytes: ctx.fmtBytes(bytes32) }));
 
     const diffNode = el('strong', 'num', sci(maxDiff));

@@ -15,6 +15,9 @@
 //     testid: 's2-weights',              // on the wrapper; canvas = `${testid}-canvas`,
 //                                        // table = `${testid}-table`, buttons `${testid}-png`, `${testid}-csv`
 //     exportName: 'weights',             // file name stem for downloads
+//     labelWidth: 48,                    // optional: least width (CSS px) of the row-label band; a
+//                                        // band wide enough for every label set keeps the drawing's
+//                                        // size when only the labels change (default: the labels' width)
 //   });
 //   root.append(hm.el);
 //   hm.update({ rows, cols, data: Float32Array }, { rowLabels, colLabels });  // −Infinity = masked (grey, "−∞")
@@ -153,6 +156,7 @@ export function createHeatmap(ctx, opts = {}) {
   el.append(cap, stage, legend, tools, details, live);
 
   // ---- helpers
+  const setText = (node, text) => { if (node.textContent !== text) node.textContent = text; };
   const valueAt = (i, j) => m.data[i * m.cols + j];
   const fmtV = (v) => {
     if (v === -Infinity) return '−∞';
@@ -189,7 +193,7 @@ export function createHeatmap(ctx, opts = {}) {
     g.font = font(13);
     let labelW = 0;
     for (let i = 0; i < m.rows && i < 512; i++) labelW = Math.max(labelW, g.measureText(rowName(i)).width);
-    labelW = Math.ceil(labelW) + 8;
+    labelW = Math.max(Math.ceil(labelW) + 8, opts.labelWidth || 0);
     const labelH = 22;
     let cell = Math.min(maxCell, (avail - labelW - 2) / m.cols);
     if (opts.maxHeight) cell = Math.min(cell, opts.maxHeight / m.rows);
@@ -333,12 +337,14 @@ export function createHeatmap(ctx, opts = {}) {
     canvas.setAttribute('aria-label', ctx.t('site.heatmapAria', {
       label: textOf(ctx, opts.label), rows: m.rows, cols: m.cols,
     }));
-    legLo.textContent = fmtV(lo);
-    legHi.textContent = fmtV(hi);
+    // (written only when changed: a new text node would make the next canvas font read
+    // recompute the page's styles in the middle of a redraw)
+    setText(legLo, fmtV(lo));
+    setText(legHi, fmtV(hi));
     let anyMasked = false;
     for (const v of m.data) if (!Number.isFinite(v)) { anyMasked = true; break; }
     legMask.hidden = !anyMasked;
-    legMask.textContent = anyMasked ? ctx.t('site.maskedCell') : '';
+    setText(legMask, anyMasked ? ctx.t('site.maskedCell') : '');
   }
 
   function cellFromEvent(ev) {
