@@ -22,7 +22,7 @@
 //   pool.terminate();
 //
 // How: rows are cut into contiguous tasks of taskRows rows (default: about 16 per
-// worker, whole query tiles, at least 2^18 (query, key) pairs each; row-tasks.mjs) and handed out from a queue as
+// worker, 4 for pool.attention calls without causal rule or mask, whole query tiles, at least 2^18 (query, key) pairs each; row-tasks.mjs) and handed out from a queue as
 // workers become free; causal calls hand out the most expensive tasks (the last
 // rows) first so the run ends on small tasks. Each task runs with rowOffset =
 // (the call's rowOffset) + its first row, so the causal mask is the global one.
@@ -130,8 +130,12 @@ export function createEnginePool({ size, workerUrl } = {}) {
       return { ...r, ms: now() - t0, workers: 1, tasks: 1, heapBytes: 0 };
     }
     const L = q.rows, S = k.rows, dv = v.cols;
+    // Rows of equal cost (no causal rule, no mask) need no fine split to even out
+    // the workers: 4 tasks per worker instead of 16 saved a sixth of the time at
+    // n = 2048 (each task costs a round trip and a short engine call of its own).
+    const uniform = !causal && !mask;
     const rows = taskRows === undefined ? defaultTaskRows({
-      rows: L, keys: S, workers: count, blockQ: blockQ || 64,
+      rows: L, keys: S, workers: count, blockQ: blockQ || 64, perWorker: uniform ? 4 : 16,
       maxRowBytes: variant === 'materialized' ? S * 4 : 0,
     }) : taskRows;
     if (!Number.isInteger(rows) || rows < 1) throw codedError('BadArgument', `pool.attention: taskRows must be a whole number >= 1, got ${taskRows}`);
