@@ -269,7 +269,11 @@ async function dispose(ids) {
 }
 
 window.bench = {
-  info: () => ({ userAgent: navigator.userAgent, crossOriginIsolated, hardwareConcurrency: navigator.hardwareConcurrency }),
+  info: async () => ({
+    userAgent: navigator.userAgent, crossOriginIsolated, hardwareConcurrency: navigator.hardwareConcurrency,
+    // which of our two builds this browser runs: 'relaxed' (attn-relaxed.wasm) or 'simd128' (attn.wasm)
+    engineWasm: (await import('/js/engine.mjs')).wasmVariant(),
+  }),
   ceiling,
   reference,
   prepare,

@@ -212,6 +212,7 @@ say(`WASM SIMD128 ceiling, one core: Chromium ${num(wasmCeil)} GFLOP/s (${ceilin
   (nodeCeiling ? `; Node ${process.versions.node}: ${num(nodeCeiling.gflops)} GFLOP/s (${nodeCeiling.shape}, ${nodeCeiling.chains} chains)` : ''));
 say(`peers: tfjs-core/tfjs-backend-wasm ${tfjsInfo?.version} (threads ${tfjsInfo?.threads}, simd ${tfjsInfo?.simd}, threaded build ${tfjsInfo?.multithreadBuild}); ` +
   `onnxruntime-web ${ort1Info?.version} (numThreads ${ort1Info?.numThreads} and ${ort2Info?.numThreads}, each in its own module Worker; graph Gemm(transB, alpha) → [Add mask] → Softmax → MatMul); crossOriginIsolated ${browser.crossOriginIsolated}`);
+say(`our WebAssembly build in Chromium: ${browser.engineWasm === 'relaxed' ? 'attn-relaxed.wasm (relaxed SIMD: f32x4.relaxed_madd in the matrix kernels)' : 'attn.wasm (SIMD128: f32x4.mul + f32x4.add)'}; % of ceiling below is of the mul+add ceiling`);
 say(`d=${d}, fp32, single head; FLOPs 4·n²·d, half for causal, for every engine; time includes copies in and out; best of >= ${minRuns} runs and >= ${minTime} s;`);
 say('browser engines of one (n, mask) timed in interleaved rounds (one call each per round, rotating order), every output checked against the scalar reference first');
 say('time: native 1t = thread CPU time; native 2t and all browser rows = wall time (performance.now / steady_clock)');

@@ -235,6 +235,12 @@ val info() {
     val out = val::object();
     out.set("simd", std::string(simd_arch_name()));
     out.set("version", std::string(version()));
+    // which build is running: attn-relaxed.wasm (fused multiply-adds) or attn.wasm
+#if defined(__wasm_relaxed_simd__)
+    out.set("wasm", std::string("relaxed"));
+#else
+    out.set("wasm", std::string("simd128"));
+#endif
     // Current size of the wasm heap; it only grows, so it is also the peak.
     out.set("heapBytes", static_cast<double>(emscripten_get_heap_size()));
     return out;

@@ -13,12 +13,27 @@ const DEFAULT_BLOCK = 64;  // AttentionOptions::block_q / block_k
 // ------------------------------------------------------------------ loading
 let modulePromise = null;
 
+// The smallest module that uses f32x4.relaxed_madd: (func (param v128 v128 v128)
+// (result v128) local.get 0 local.get 1 local.get 2 f32x4.relaxed_madd).
+const RELAXED_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 8, 1, 96, 3, 123, 123, 123, 1, 123,
+  3, 2, 1, 0, 10, 13, 1, 11, 0, 32, 0, 32, 1, 32, 2, 253, 133, 2, 11]);
+
+/** 'relaxed' when this runtime has relaxed SIMD (attn-relaxed.wasm: fused multiply-adds), else 'simd128'. */
+export function wasmVariant() {
+  try { return WebAssembly.validate(RELAXED_PROBE) ? 'relaxed' : 'simd128'; } catch { return 'simd128'; }
+}
+
 async function instantiate() {
-  const options = { locateFile: (file) => new URL(file, import.meta.url).href };
+  const variant = wasmVariant();
+  // both builds share attn.mjs (byte-identical glue, checked by the build); only the .wasm differs
+  const wasmFile = variant === 'relaxed' ? 'attn-relaxed.wasm' : 'attn.wasm';
+  const options = {
+    locateFile: (file) => new URL(file === 'attn.wasm' ? wasmFile : file, import.meta.url).href,
+  };
   if (typeof process !== 'undefined' && process.versions?.node) {
     // The module is built for web,worker only: in Node we hand it the bytes ourselves.
     const { readFile } = await import('node:fs/promises');
-    options.wasmBinary = await readFile(new URL('./attn.wasm', import.meta.url));
+    options.wasmBinary = await readFile(new URL(`./${wasmFile}`, import.meta.url));
   }
   return createAttnModule(options);
 }

@@ -66,7 +66,7 @@ inline void start(batch* acc, const Args& g, std::index_sequence<E...>) {
 }
 template <std::size_t NV, std::size_t... E>
 inline void step(batch* acc, const float* a, std::size_t a_m, const batch* b_k, std::index_sequence<E...>) {
-  ((acc[E] = xsimd::fma(batch(a[(E / NV) * a_m]), b_k[E % NV], acc[E])), ...);
+  ((acc[E] = simd::madd(batch(a[(E / NV) * a_m]), b_k[E % NV], acc[E])), ...);
 }
 template <std::size_t... V>
 inline void load_b(batch* b_k, const float* b, std::index_sequence<V...>) {

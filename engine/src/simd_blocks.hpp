@@ -61,6 +61,20 @@ inline batch zero_if_neg_inf(batch m) {
 }
 #endif
 
+// a·b + c for the matrix kernels. The relaxed-SIMD build of the WebAssembly
+// module (-mrelaxed-simd) uses one f32x4.relaxed_madd, fused where the CPU
+// has FMA (clang 14 emits it under its prototype opcode, which
+// build-scripts/relax-wasm.mjs rewrites); the plain SIMD128 build does a
+// multiply and an add, and native builds use xsimd's fma.
+#if defined(__EMSCRIPTEN__) && defined(__wasm_relaxed_simd__)
+inline batch madd(batch a, batch b, batch c) {
+  return batch(static_cast<__m128>(__builtin_wasm_fma_f32x4(static_cast<__f32x4>(a.data), static_cast<__f32x4>(b.data),
+                                                            static_cast<__f32x4>(c.data))));
+}
+#else
+inline batch madd(batch a, batch b, batch c) { return xsimd::fma(a, b, c); }
+#endif
+
 // Σ a[t]·b[t] for t < n.
 inline float dot(const float* a, const float* b, std::size_t n) {
   const std::size_t vec_end = n - n % width;

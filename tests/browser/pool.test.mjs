@@ -222,3 +222,24 @@ test('default size: min(hardwareConcurrency, 4), at least 1', T, async () => {
   assert.equal(r.readySize, r.size);
   assert.ok(r.after === 'EngineLoad' || r.after === 'Cancelled', r.after);
 });
+
+// Chromium has relaxed SIMD: the page and every pool worker run attn-relaxed.wasm
+// (fused multiply-adds), and it still agrees with the scalar reference.
+test('Chromium runs the relaxed-SIMD build, in the page and in the workers, and it matches the reference', T, async () => {
+  const r = await page.evaluate(async () => {
+    const { createEnginePool, engine, pools } = window.__t;
+    const { wasmVariant } = await import('/js/engine.mjs');
+    const pool = pools[2] || (pools[2] = createEnginePool({ size: 2 }));
+    const ready = await pool.ready;
+    const q = engine.randomNormal({ seed: 21, rows: 203, cols: 64 });
+    const k = engine.randomNormal({ seed: 22, rows: 203, cols: 64 });
+    const v = engine.randomNormal({ seed: 23, rows: 203, cols: 64 });
+    const ref = engine.attention({ q, k, v, causal: true, variant: 'reference' }).out.data;
+    const fast = engine.attention({ q, k, v, causal: true, variant: 'chunked' }).out.data;
+    let worst = 0;
+    for (let i = 0; i < ref.length; i++) worst = Math.max(worst, Math.abs(ref[i] - fast[i]));
+    return { variant: wasmVariant(), page: engine.info().wasm, worker: ready.info && ready.info.wasm, worst };
+  });
+  assert.deepEqual([r.variant, r.page, r.worker], ['relaxed', 'relaxed', 'relaxed']);
+  assert.ok(r.worst < 1e-5, `max |relaxed chunked − reference| = ${r.worst}`);
+});
