@@ -7,7 +7,8 @@
 // of them (and of this file). Any change to the site therefore changes these bytes, the
 // browser installs the new worker, and the new worker replaces the old cache.
 //
-//   install   precache every MANIFEST file into `<prefix><VERSION>`, then take over at once
+//   install   precache every MANIFEST file (but the engine build this browser cannot use)
+//             into `<prefix><VERSION>`, then take over at once
 //             (skipWaiting). Each request revalidates with the server (cache: 'no-cache'):
 //             a file the page has just downloaded comes back as a bodiless 304 (the server
 //             sends ETags), a changed one in full, so a first visit downloads each file once
@@ -58,12 +59,26 @@ async function store(key, res) {
   } catch { /* quota or a closed cache: the network copy was still served */ }
 }
 
+// The engine ships two builds and loads one (engine.mjs, wasmVariant): attn-relaxed.wasm
+// where WebAssembly has relaxed SIMD, attn.wasm elsewhere. The same probe (the smallest
+// module with f32x4.relaxed_madd) decides here which one this browser will never load,
+// so a first visit does not download it.
+const RELAXED_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 8, 1, 96, 3, 123, 123, 123, 1, 123,
+  3, 2, 1, 0, 10, 13, 1, 11, 0, 32, 0, 32, 1, 32, 2, 253, 133, 2, 11]);
+function unusedEngineBuild() {
+  let relaxed = false;
+  try { relaxed = WebAssembly.validate(RELAXED_PROBE); } catch { relaxed = false; }
+  return relaxed ? 'js/attn.wasm' : 'js/attn-relaxed.wasm';
+}
+
 self.addEventListener('install', (event) => {
   event.waitUntil((async () => {
     const cache = await caches.open(CACHE);
+    const unused = unusedEngineBuild();
     // All or nothing: if one file fails, the install fails and the old worker stays.
     // 'no-cache': never a stale copy from the HTTP cache, but an unchanged one costs a 304.
-    await cache.addAll(MANIFEST.map((p) => new Request(new URL(p, ROOT).href, { cache: 'no-cache' })));
+    await cache.addAll(MANIFEST.filter((p) => p !== unused)
+      .map((p) => new Request(new URL(p, ROOT).href, { cache: 'no-cache' })));
     await self.skipWaiting();
   })());
 });
