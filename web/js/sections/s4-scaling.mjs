@@ -21,7 +21,7 @@ import { createHeatmap } from '../widgets/heatmap.mjs';
 import { slider, intField, radioGroup, controlRow } from '../widgets/controls.mjs';
 import { createChart } from '../widgets/chart.mjs';
 import { simpleTable } from '../widgets/table.mjs';
-import { h, setT, patchT, serial } from '../dom.mjs';
+import { h, setT, serial } from '../dom.mjs';
 import { backgroundFill, nearestFirst } from '../background-fill.mjs';
 
 export const DK_VALUES = [1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024];
@@ -159,26 +159,62 @@ export async function mount(root, ctx) {
     return { n, dk, seed, scale, main, byDk: { maxW: byDk.maxW, meanH: byDk.meanH }, ls, lsDk, rOff, rOn };
   }
 
+  // A line whose numbers follow the slider: its text (with its KaTeX formulas) is rendered once,
+  // with a marker for each number; a redraw then rewrites only the numbers' text nodes, and only
+  // those that changed. (Rendering the formulas again on every move cost more script time than
+  // the rest of the redraw, and replaced nodes that had not changed.) The template is the same
+  // for every value: params are formatted strings, the page reloads on a settings change.
+  const MARK = '\u2060';
+  function liveLine(node, key) {
+    let slots = null;
+    return (params) => {
+      if (!slots) {
+        const marks = {};
+        for (const name of Object.keys(params)) marks[name] = `${MARK}${name}${MARK}`;
+        const frag = ctx.tNode(key, marks);
+        slots = [];
+        for (const s of frag.querySelectorAll('span.num')) {
+          const m = s.textContent.match(/^\u2060(.+)\u2060$/);
+          if (!m) continue;
+          const text = document.createTextNode('');
+          s.replaceChildren(text);
+          slots.push([text, m[1]]);
+        }
+        node.replaceChildren(frag);
+      }
+      for (const [text, name] of slots) {
+        const v = String(params[name]);
+        if (text.data !== v) text.data = v;
+      }
+    };
+  }
+  const lineMax = liveLine(outMax, 's4.out.max');
+  const lineH = liveLine(outH, 's4.out.entropy');
+  const lineRms = liveLine(outRms, 's4.out.rms');
+  const lineVar = liveLine(varLive, 's4.var.live');
+  const lineRatio = liveLine(ratioP, 's4.var.p2');
+  const lineDk = liveLine(dkLive, 's4.dk.live');
+
   function render({ n, dk, seed, scale, main, byDk, ls, lsDk, rOff, rOn }) {
     const uniform = Math.log(n);
     const rmsSeen = scale === 'off' ? ls.rmsUnscaled : scale === 'sqrt' ? ls.rmsScaled : lsDk.rmsScaled;
-    heat.update(main.weights);
-    patchT(ctx, outMax, 's4.out.max', { v: f6(main.maxW), inv: f(1 / n) });
-    patchT(ctx, outH, 's4.out.entropy', { h: f(main.meanH), u: f(uniform), share: pct(main.meanH / uniform) });
-    patchT(ctx, outRms, 's4.out.rms', { rms: f(rmsSeen, 3) });
+    heat.update(main.weights);   // (the canvas first, then the text around it)
+    lineMax({ v: f6(main.maxW), inv: f(1 / n) });
+    lineH({ h: f(main.meanH), u: f(uniform), share: pct(main.meanH / uniform) });
+    lineRms({ rms: f(rmsSeen, 3) });
     outMax.dataset.value = String(main.maxW);
     outH.dataset.value = String(main.meanH);
     outH.dataset.share = String(main.meanH / uniform);
-    patchT(ctx, varLive, 's4.var.live', {
+    lineVar({
       dk: fmt(dk), n: fmt(n), seed: fmt(seed, { useGrouping: false }),
       msq: f(ls.meanSqUnscaled, 2), rmsOff: f(ls.rmsUnscaled, 3), rmsOn: f(ls.rmsScaled, 3),
     });
     Object.assign(varLive.dataset, { msq: ls.meanSqUnscaled, rmsOff: ls.rmsUnscaled, rmsOn: ls.rmsScaled });
     const ratio = (w) => w.weights[0] / w.weights[1];
-    patchT(ctx, ratioP, 's4.var.p2', {
+    lineRatio({
       ratioOff: fmt(ratio(rOff), { maximumSignificantDigits: 3 }), ratioOn: fmt(ratio(rOn), { maximumSignificantDigits: 3 }),
     });
-    patchT(ctx, dkLive, 's4.dk.live', {
+    lineDk({
       dk: fmt(dk), rms: f(lsDk.rmsScaled, 4), pred: f(1 / Math.sqrt(dk), 4),
       max: f(byDk.maxW, 4), inv: f(1 / n), share: pct(byDk.meanH / uniform),
     });
