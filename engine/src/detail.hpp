@@ -6,7 +6,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
-#include <new>
 #include <optional>
 #include <string>
 
@@ -37,16 +36,17 @@ inline double f32_bytes(double count) { return count * 4.0; }
 // TooLarge when `bytes` exceeds memory_budget(); call before allocating.
 void require_budget(double bytes, const char* fn, const std::string& what);
 
-// Scratch floats aligned to a cache line (64 bytes), so that a full-width
-// SIMD load of a row that starts on a multiple of 16 floats never straddles
-// two lines (with 64-byte AVX-512 loads every unaligned load would).
-constexpr std::size_t cache_line = 64;
+// Scratch floats aligned like attn::Matrix storage (CacheLineAllocator: a
+// cache line), left uninitialized (the materialized score matrix is written
+// before it is read, and zero-filling it would be one more pass over L×S).
+constexpr std::size_t cache_line = CacheLineAllocator<float>::alignment;
 struct AlignedDelete {
-  void operator()(float* p) const { ::operator delete[](p, std::align_val_t(cache_line)); }
+  std::size_t count;
+  void operator()(float* p) const { CacheLineAllocator<float>().deallocate(p, count); }
 };
 using AlignedFloats = std::unique_ptr<float[], AlignedDelete>;
 inline AlignedFloats aligned_floats(std::size_t count) {
-  return AlignedFloats(new (std::align_val_t(cache_line)) float[count]);
+  return AlignedFloats(CacheLineAllocator<float>().allocate(count), AlignedDelete{count});
 }
 inline bool is_aligned(const float* p) {
   return reinterpret_cast<std::uintptr_t>(p) % cache_line == 0;
