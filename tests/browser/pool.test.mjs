@@ -121,7 +121,9 @@ test('masked rows come back as global row indices', T, async () => {
   assert.ok(r.maxDiff <= 1e-6);
 });
 
-test('engine errors keep their code: ShapeMismatch, TooLarge (refused before any allocation), BadArgument', T, async () => {
+// K, V and the mask reach the workers in a load message that the tasks do not
+// wait for: a bad one must still be the error reported, not its tasks' 'no inputs'.
+test('engine errors keep their code: ShapeMismatch, NonFinite, TooLarge (refused before any allocation), BadArgument', T, async () => {
   const codes = await page.evaluate(async () => {
     const { createEnginePool, pools } = window.__t;
     const pool = pools[2] || (pools[2] = createEnginePool({ size: 2 }));
@@ -130,6 +132,9 @@ test('engine errors keep their code: ShapeMismatch, TooLarge (refused before any
     return {
       shape: await code(pool.attention({ q: m(10, 4), k: m(10, 5), v: m(10, 4), variant: 'chunked' })),
       vrows: await code(pool.attention({ q: m(10, 4), k: m(10, 4), v: m(9, 4), variant: 'chunked' })),
+      nanKey: await code(pool.attention({ q: m(300, 4), k: { ...m(300, 4), data: m(300, 4).data.fill(NaN, 601, 602) }, v: m(300, 4) }, { taskRows: 64 })),
+      maskArray: await code(pool.attention({ q: m(10, 4), k: m(10, 4), v: m(10, 4), mask: { rows: 10, cols: 10, data: new Array(100).fill(1) } })),
+      maskValue: await code(pool.attention({ q: m(10, 4), k: m(10, 4), v: m(10, 4), mask: { rows: 10, cols: 10, data: new Uint8Array(100).fill(2) } })),
       zero: await code(pool.attention({ q: { rows: 0, cols: 4, data: new Float32Array(0) }, k: m(3, 4), v: m(3, 4) })),
       // 40,000² scores in fp32 are 6.4 GB: more than the wasm32 budget
       tooLarge: await code(pool.attention({ q: m(40000, 1), k: m(40000, 1), v: m(40000, 1), variant: 'materialized' }, { taskRows: 40000 })),
@@ -140,7 +145,7 @@ test('engine errors keep their code: ShapeMismatch, TooLarge (refused before any
     };
   });
   assert.deepEqual(codes, {
-    shape: 'ShapeMismatch', vrows: 'ShapeMismatch', zero: 'ZeroDimension', tooLarge: 'TooLarge', seededTooLarge: 'TooLarge',
+    shape: 'ShapeMismatch', vrows: 'ShapeMismatch', nanKey: 'NonFinite', maskArray: 'BadArgument', maskValue: 'BadArgument', zero: 'ZeroDimension', tooLarge: 'TooLarge', seededTooLarge: 'TooLarge',
     blockQ: 'BadArgument', taskRows: 'BadArgument', after: 0.5,
   });
 });

@@ -131,7 +131,11 @@ const POOL = {
     const { r0, r1 } = a;
     const S = s.k.rows;
     const q = a.q || { rows: r1 - r0, cols: s.q.cols, data: s.q.data.subarray(r0 * s.q.cols, r1 * s.q.cols) };
-    const mask = s.mask ? { rows: r1 - r0, cols: S, data: s.mask.data.subarray(r0 * S, r1 * S) } : undefined;
+    // rows of the mask; a mask that is not a typed array (a learner's plain
+    // array) is cut with slice so that the engine reports what is wrong with it
+    const cut = (data, a, b) => (ArrayBuffer.isView(data) ? data.subarray(a, b)
+      : Array.isArray(data) ? data.slice(a, b) : data);
+    const mask = s.mask ? { rows: r1 - r0, cols: S, data: cut(s.mask.data, r0 * S, r1 * S) } : undefined;
     const base = a.rowOffset || 0;
     const common = { k: s.k, v: s.v, causal: !!a.causal, scale: a.scale };
     const res = s.kv.attention({
