@@ -4,6 +4,7 @@
 // Uses only the public header.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -23,8 +24,12 @@ inline std::size_t padded(std::size_t rows) {
   const std::size_t w = attn::simd_width();
   return (rows + w - 1) / w * w;
 }
-inline std::size_t chunked_scratch(std::size_t bq, std::size_t bk, std::size_t d_k, std::size_t d_v) {
-  return (padded(bq) * (d_k + bk + d_v + 3) + bk * padded(d_v)) * 4;
+// The kernel runs query blocks in groups of up to 4, each block with its own
+// panel, output, m, l and alpha; bq and bk are the clamped block sizes.
+inline std::size_t chunked_scratch(std::size_t L, std::size_t bq, std::size_t bk, std::size_t d_k,
+                                   std::size_t d_v) {
+  const std::size_t group = std::min<std::size_t>(4, (L + bq - 1) / bq);
+  return (padded(bq) * bk + bk * padded(d_v) + group * padded(bq) * (d_k + d_v + 3)) * 4;
 }
 
 inline attn::Matrix randn(std::uint64_t seed, std::size_t rows, std::size_t cols) {

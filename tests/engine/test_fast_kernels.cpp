@@ -131,3 +131,31 @@ TEST_CASE("chunked: values read in place or from an aligned copy give the same r
     CHECK(copied.out.data == in_place.out.data);  // same arithmetic, bit for bit
   }
 }
+
+// The chunked kernel runs query blocks in groups of up to four over each tile
+// of keys (chunked.cpp). A call of one 64-row block at a time is a group of
+// one; the grouped call must give the same rows bit for bit, including the
+// blocks of a causal group that see fewer keys than the group's last one.
+TEST_CASE("chunked: blocks run in groups give the rows of one block at a time, bit for bit") {
+  const std::size_t L = 300, S = 517, d = 24;  // 5 blocks: a group of 4, then 1
+  const attn::Matrix q = test::randn(98, L, d), k = test::randn(99, S, d), v = test::randn(100, S, d);
+  const attn::KeyValues kv(k, v);
+  for (bool causal : {false, true}) {
+    CAPTURE(causal);
+    attn::AttentionOptions opt;
+    opt.variant = attn::Variant::Chunked;
+    opt.causal = causal;
+    opt.row_offset = causal ? S - L : 0;  // bottom-right alignment: every row sees some keys
+    const attn::AttentionResult whole = attn::attention(q.view(), k.view(), v.view(), opt);
+    std::vector<float> stitched(L * d);
+    for (std::size_t r0 = 0; r0 < L; r0 += 64) {
+      const std::size_t rows = std::min<std::size_t>(64, L - r0);
+      attn::AttentionOptions one = opt;
+      one.row_offset = opt.row_offset + r0;
+      const attn::AttentionResult part = attn::attention({q.data.data() + r0 * d, rows, d}, kv, one);
+      std::copy(part.out.data.begin(), part.out.data.end(), stitched.begin() + r0 * d);
+    }
+    CHECK(std::equal(stitched.begin(), stitched.end(), whole.out.data.begin()));
+    CHECK(test::mismatches(whole.out, test::run(q, k, v, opt, attn::Variant::Reference).out) == 0);
+  }
+}
