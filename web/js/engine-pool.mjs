@@ -214,8 +214,10 @@ export function createEnginePool({ size, workerUrl } = {}) {
       throw codedError('BadArgument', `pool.attentionSeeded: n and d must be whole numbers >= 1, got ${n}, ${d}`);
     }
     if (variant !== 'chunked' && variant !== 'materialized') throw codedError('BadArgument', `pool.attentionSeeded: unknown variant '${variant}'`);
+    // short runs (under a second) as in runAttention: 4 tasks per worker; long ones 16, for progress
     const rows = taskRows === undefined ? defaultTaskRows({
-      rows: n, keys: n, workers: count, blockQ: blockQ || 64, maxRowBytes: variant === 'materialized' ? n * 4 : 0,
+      rows: n, keys: n, workers: count, blockQ: blockQ || 64, perWorker: n * n <= 2 ** 26 ? 4 : 16,
+      maxRowBytes: variant === 'materialized' ? n * 4 : 0,
     }) : taskRows;
     if (!Number.isInteger(rows) || rows < 1) throw codedError('BadArgument', `pool.attentionSeeded: taskRows must be a whole number >= 1, got ${taskRows}`);
     const tasks = planTasks({ rows: n, keys: n, taskRows: rows, causal: !!causal });

@@ -199,7 +199,10 @@ export async function mount(root, ctx) {
   await load();
 
   // ================================================================ part 2: at scale
-  const sec1 = (ms) => fmt(ms / 1000, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  // one decimal from a second up; below, two significant digits (a 44 ms run
+  // read "0.0 seconds" with one decimal)
+  const sec1 = (ms) => (ms < 1000 ? fmt(ms / 1000, { maximumSignificantDigits: 2 })
+    : fmt(ms / 1000, { minimumFractionDigits: 1, maximumFractionDigits: 1 }));
   const sec0 = (ms) => fmt(Math.round(ms / 1000), { maximumFractionDigits: 0 });
   const causalPairsBn = (BIG_DEFAULT * (BIG_DEFAULT + 1)) / 2 / 1e9;
   const poolSize = (() => { const hc = navigator.hardwareConcurrency || 2; return Math.max(1, Math.min(hc, 4)); })();
