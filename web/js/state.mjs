@@ -9,6 +9,7 @@
 //   setParam('s4', 'n', 256);                     // setParam('s4', 'n', null) removes it
 //   const st = scoped('s2');                      // what sections receive as ctx.state
 //   st.get('causal', false); st.set('causal', true);
+//   st.setLater({ n: 64 });                       // the same, written once the control rests (150 ms)
 //   st.getMatrix('x', {rows, cols, data}); st.setMatrix('x', m);   // "4x3_1_0_0_…" in the URL
 //   st.reset();                                   // drop every key of this section
 // Each change dispatches `statechange` on window (the language switch listens).
@@ -93,11 +94,20 @@ export function currentPlace() {
 
 /** The section-bound view given to sections as ctx.state. */
 export function scoped(section) {
+  // history.replaceState is slow: a slider's moves are gathered and written
+  // once it rests, in one replaceState, the latest value of each key winning.
+  let pending = null, timer = null;
+  const setLater = (obj) => {
+    pending = { ...pending, ...obj };
+    clearTimeout(timer);
+    timer = setTimeout(() => { const kv = pending; pending = null; setParams(section, kv); }, 150);
+  };
   return {
     section,
     get: (key, def) => getParam(section, key, def),
     set: (key, value) => setParam(section, key, value),
     setMany: (obj) => setParams(section, obj),
+    setLater,
     getMatrix: (key, def) => getMatrix(section, key, def),
     setMatrix: (key, m) => setMatrix(section, key, m),
     reset: () => clearSection(section),

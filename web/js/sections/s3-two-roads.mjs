@@ -57,19 +57,10 @@ export async function mount(root, ctx) {
   let cur = null;    // the result on screen (compute()), its .rows once the loop's rows are known
   let seq = 0;
 
-  // The URL (history.replaceState, slow) is written once a slider rests.
-  let saveTimer = null;
-  const pending = {};
-  const saveLater = (kv) => {
-    Object.assign(pending, kv);
-    clearTimeout(saveTimer);
-    saveTimer = setTimeout(() => { const kv2 = { ...pending }; for (const k in pending) delete pending[k]; state.setMany(kv2); }, 150);
-  };
-
   // ---------------------------------------------------------------- controls
   const nCtl = slider(ctx, {
     label: 's3.n', values: N_VALUES, value: state.get('n', 4), testid: 's3-n',
-    onChange: (v) => { saveLater({ n: v === 4 ? null : v, row: null }); rowCtl.value = 0; recompute(); },
+    onChange: (v) => { state.setLater({ n: v === 4 ? null : v, row: null }); rowCtl.value = 0; recompute(); },
   });
   const seedCtl = numberField(ctx, {
     label: 's3.seed', value: state.get('seed', 1), min: 0, max: 1e9, integer: true, testid: 's3-seed',
@@ -95,7 +86,7 @@ export async function mount(root, ctx) {
     label: 's3.row', min: 0, max: 3, step: 1, value: state.get('row', 0), testid: 's3-row',
     format: (v) => rowName(v),
     onInput: (v) => showRow(v),
-    onChange: (v) => saveLater({ row: v === 0 ? null : v }),
+    onChange: (v) => state.setLater({ row: v === 0 ? null : v }),
   });
   let playing = null;
   let playLabel = 's3.play';

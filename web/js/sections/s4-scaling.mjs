@@ -76,11 +76,9 @@ export async function mount(root, ctx) {
 
   // The slider redraws at once (refresh() coalesces moves that arrive while it computes);
   // the URL (history.replaceState, slow) is written once the slider rests.
-  let dkSaveTimer = null;
-  const saveDk = () => { clearTimeout(dkSaveTimer); dkSaveTimer = setTimeout(() => state.set('dk', st.dk), 150); };
   const dkCtl = slider(ctx, {
     label: 's4.ctl.dk', values: DK_VALUES, value: st.dk, testid: 's4-dk',
-    onInput: (v) => { st.dk = v; saveDk(); refresh(); },
+    onInput: (v) => { st.dk = v; state.setLater({ dk: v }); refresh(); },
   });
   const nCtl = intField(ctx, {
     label: 's4.ctl.n', value: st.n, min: N_MIN, max: N_MAX, errKey: 's4.err.n', testid: 's4-n',
