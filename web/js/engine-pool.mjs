@@ -62,6 +62,11 @@ const buffersOf = (...ms) => ms.map((m) => m && m.data && m.data.buffer).filter(
 
 const now = () => (typeof performance !== 'undefined' ? performance.now() : Date.now());
 
+// Calls up to this many (query, key) pairs (4096², a fraction of a second) are
+// split into few tasks, since each task costs a round trip and an engine call
+// of its own; longer ones keep a finer split so that progress moves.
+const SHORT_CALL_PAIRS = 2 ** 26;
+
 export function createEnginePool({ size, workerUrl } = {}) {
   const count = Number.isInteger(size) && size >= 1 ? size : defaultPoolSize();
   const clients = Array.from({ length: count }, () => createEngineClient(workerUrl ? { workerUrl } : {}));
@@ -147,15 +152,13 @@ export function createEnginePool({ size, workerUrl } = {}) {
       return { ...r, ms: now() - t0, workers: 1, tasks: 1, heapBytes: 0 };
     }
     const L = q.rows, S = k.rows, dv = v.cols;
-    // Every task costs a round trip and an engine call of its own, so calls
-    // the size of the benchmark's (up to 4096², a fraction of a second) get
-    // few tasks: rows of equal cost (no causal rule, no mask) one per worker,
-    // causal ones 4 per worker so the queue can even out their costs. Best of
-    // 8 in Chromium, 2 workers, against 4 and 16 per worker: n = 512 2.62 →
-    // 1.84 ms, n = 2048 17.7 → 15.3 ms, causal n = 2048 10.8 → 10.0 ms and
-    // n = 4096 34.9 → 32.3 ms. Longer calls keep a finer split for progress.
+    // Short calls (SHORT_CALL_PAIRS): rows of equal cost (no causal rule, no
+    // mask) one task per worker, causal ones 4 per worker so the queue can even
+    // out their costs. Best of 8 in Chromium, 2 workers, against 4 and 16 per
+    // worker: n = 512 2.62 → 1.84 ms, n = 2048 17.7 → 15.3 ms, causal n = 2048
+    // 10.8 → 10.0 ms and n = 4096 34.9 → 32.3 ms.
     const uniform = !causal && !mask;
-    const short = L * S <= 2 ** 26;
+    const short = L * S <= SHORT_CALL_PAIRS;
     const rows = taskRows === undefined ? defaultTaskRows({
       rows: L, keys: S, workers: count, blockQ: blockQ || 64,
       perWorker: short ? (uniform ? 1 : 4) : (uniform ? 4 : 16),
@@ -214,9 +217,8 @@ export function createEnginePool({ size, workerUrl } = {}) {
       throw codedError('BadArgument', `pool.attentionSeeded: n and d must be whole numbers >= 1, got ${n}, ${d}`);
     }
     if (variant !== 'chunked' && variant !== 'materialized') throw codedError('BadArgument', `pool.attentionSeeded: unknown variant '${variant}'`);
-    // short runs (under a second) as in runAttention: 4 tasks per worker; long ones 16, for progress
     const rows = taskRows === undefined ? defaultTaskRows({
-      rows: n, keys: n, workers: count, blockQ: blockQ || 64, perWorker: n * n <= 2 ** 26 ? 4 : 16,
+      rows: n, keys: n, workers: count, blockQ: blockQ || 64, perWorker: n * n <= SHORT_CALL_PAIRS ? 4 : 16,
       maxRowBytes: variant === 'materialized' ? n * 4 : 0,
     }) : taskRows;
     if (!Number.isInteger(rows) || rows < 1) throw codedError('BadArgument', `pool.attentionSeeded: taskRows must be a whole number >= 1, got ${taskRows}`);

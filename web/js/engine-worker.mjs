@@ -106,6 +106,14 @@ function requireStash(key, what) {
   return stash;
 }
 
+// Entries [from, to) of a mask's data. A mask that is not a typed array (a
+// learner's plain array) is cut with slice, and anything else passed on, so
+// that the engine reports what is wrong with it.
+function entries(data, from, to) {
+  if (ArrayBuffer.isView(data)) return data.subarray(from, to);
+  return Array.isArray(data) ? data.slice(from, to) : data;
+}
+
 function heapBytes() {
   try { return engine.info().heapBytes || 0; } catch { return 0; }
 }
@@ -131,11 +139,7 @@ const POOL = {
     const { r0, r1 } = a;
     const S = s.k.rows;
     const q = a.q || { rows: r1 - r0, cols: s.q.cols, data: s.q.data.subarray(r0 * s.q.cols, r1 * s.q.cols) };
-    // rows of the mask; a mask that is not a typed array (a learner's plain
-    // array) is cut with slice so that the engine reports what is wrong with it
-    const cut = (data, a, b) => (ArrayBuffer.isView(data) ? data.subarray(a, b)
-      : Array.isArray(data) ? data.slice(a, b) : data);
-    const mask = s.mask ? { rows: r1 - r0, cols: S, data: cut(s.mask.data, r0 * S, r1 * S) } : undefined;
+    const mask = s.mask ? { rows: r1 - r0, cols: S, data: entries(s.mask.data, r0 * S, r1 * S) } : undefined;
     const base = a.rowOffset || 0;
     const common = { k: s.k, v: s.v, causal: !!a.causal, scale: a.scale };
     const res = s.kv.attention({
