@@ -1,21 +1,30 @@
 // Entry point of fa/index.html and ar/index.html.
 // Loads the settings and the prose, starts the engine worker, keeps the language
-// switch pointing at the same place in the other edition, and mounts the nine
-// sections (each in its own try/catch: one failing section leaves the others).
+// switch pointing at the same place in the other edition, and mounts the
+// sections (each in its own try/catch: one failing section leaves the others):
+// the big idea and refresher, s1…s9, the summary and the sources. A section that
+// relies on published work but does not cite it in its own text gets a line
+// "sources for this section" with links into the sources list (references.mjs).
 //
 // Test hooks (on <html>): data-engine="loading|ready|error", data-lesson="ready"
 // once every section has mounted or failed; each <section> gets
 // data-state="loading|ready|error". window.__lesson = {engine, ctx(sectionId)}.
 
 import { ltrExpr } from '../i18n.mjs';
+import { SECTION_REFS, cite } from '../references.mjs';
 import { scoped, currentPlace } from '../state.mjs';
 import { other, html, loadPage, startEngine, baseCtx, makeErrorNode, mountPart, scrollToHash } from './page-common.mjs';
 
 const SECTIONS = [
+  ['intro', 'intro.mjs'],
   ['s1', 's1-qkv.mjs'], ['s2', 's2-worked-example.mjs'], ['s3', 's3-two-roads.mjs'],
   ['s4', 's4-scaling.mjs'], ['s5', 's5-max-subtraction.mjs'], ['s6', 's6-causal.mjs'],
   ['s7', 's7-quadratic-cost.mjs'], ['s8', 's8-chunked.mjs'], ['s9', 's9-code.mjs'],
+  ['summary', 'summary.mjs'], ['refs', 'refs.mjs'],
 ];
+
+// Sections that place their citations in their own text (the others get a sources line).
+const CITES_INLINE = new Set(['s4', 's9']);
 
 // Used only when the text file itself cannot load (so no translated text exists).
 const FALLBACK = {
@@ -91,12 +100,22 @@ const sectionModules = new Map(SECTIONS.map(([, file]) => {
   return [file, p];
 }));
 
-function mountSection(id, file, settings, engine) {
-  return mountPart(id, {
+async function mountSection(id, file, settings, engine) {
+  await mountPart(id, {
     load: () => sectionModules.get(file),
     ctx: () => makeCtx(id, settings, engine),
     errorNode, failKey: 'err.section', what: 'section',
   });
+  const refs = SECTION_REFS[id];
+  const root = document.getElementById(id);
+  if (refs && !CITES_INLINE.has(id) && root) {
+    const ctx = makeCtx(id, settings, engine);
+    const p = document.createElement('p');
+    p.className = 'section-sources';
+    p.dataset.testid = `${id}-sources`;
+    p.append(ctx.tNode('refs.sectionSources'), ' ', cite(ctx, ...refs));
+    root.append(p);
+  }
 }
 
 // Did the learner move the page themselves while sections were mounting?

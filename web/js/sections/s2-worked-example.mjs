@@ -78,7 +78,10 @@ export async function mount(root, ctx) {
 
   // ---------------------------------------------------------------- scores, weights, out
   const onCell = (kind) => (i, j) => { select(kind, i, j); };
-  root.append(H3('s2.scoresTitle'), P('s2.scoresText'));
+  // said once, before the first heatmap: matrices run left to right on this RTL page
+  const ltrNote = el('p', 'note', tNode('s2.ltrNote'));
+  ltrNote.dataset.testid = 's2-ltr-note';
+  root.append(H3('s2.scoresTitle'), P('s2.scoresText'), ltrNote);
   const hmScores = createHeatmap(ctx, {
     label: 's2.scoresLabel', rowLabels: WORDS, colLabels: WORDS, rowTitle: 's2.queries', colTitle: 's2.keys',
     digits: 2, onCellActivate: onCell('s'), testid: 's2-scores', exportName: 'scores', maxCell: 64,
@@ -111,6 +114,10 @@ export async function mount(root, ctx) {
   const hand = el('div', 'panel');
   hand.dataset.testid = 's2-hand';
   root.append(H3('s2.handTitle'), hand);
+  // one head, one layer: named here, before section 3 and the cost calculator multiply by them
+  const heads = el('div', null, H3('s2.heads.title'), P('s2.heads.p1'), P('s2.heads.p2'));
+  heads.dataset.testid = 's2-heads';
+  root.append(heads);
 
   let r = null;           // last good result
   let sel = null;         // {kind, i, j}

@@ -16,12 +16,19 @@
 //   s4-sweep-chart, s4-cross50, s4-cross10 (data-dk = interpolated crossing, data-a/b brackets),
 //   s4-on-range, s4-grad-chart, s4-grad-live (data-off64, data-on64, data-off1024, data-on1024).
 // Every number is computed by the engine (worker); JS only averages the engine's per-row output.
+//
+// The core path (entropy collapse, the variance argument, √d_k vs d_k) is always shown; the
+// replication tables, the per-seed chart, the d_k sweep and the Jacobian norm are in folds
+// (widgets/fold.mjs; testids s4-fold-tables, s4-fold-seeds, s4-fold-sweep, s4-fold-grad, URL
+// keys s4.fold.<name>=1). Their engine work starts when one of them is first opened.
 
 import { createHeatmap } from '../widgets/heatmap.mjs';
 import { slider, intField, radioGroup, controlRow } from '../widgets/controls.mjs';
 import { createChart } from '../widgets/chart.mjs';
 import { simpleTable } from '../widgets/table.mjs';
 import { h, setT, serial } from '../dom.mjs';
+import { fold } from '../widgets/fold.mjs';
+import { cite } from '../references.mjs';
 import { backgroundFill, nearestFirst } from '../background-fill.mjs';
 
 export const DK_VALUES = [1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024];
@@ -72,7 +79,9 @@ export async function mount(root, ctx) {
   };
 
   // ---- intro + controls
-  root.append(h('p', { class: 'lead' }, ctx.tNode('s4.lead')), h('p', {}, ctx.tNode('s4.entropyIntro')));
+  const lead = h('p', { class: 'lead' }, ctx.tNode('s4.lead'), ' ', cite(ctx, 'vaswani2017'));
+  root.append(lead, h('p', {}, ctx.tNode('s4.entropyIntro')), h('p', {}, ctx.tNode('s4.natNote')),
+    h('p', {}, ctx.tNode('s4.logitDef')));
 
   // The slider redraws at once (refresh() coalesces moves that arrive while it computes);
   // the URL (history.replaceState, slow) is written once the slider rests.
@@ -82,11 +91,11 @@ export async function mount(root, ctx) {
   });
   const nCtl = intField(ctx, {
     label: 's4.ctl.n', value: st.n, min: N_MIN, max: N_MAX, errKey: 's4.err.n', testid: 's4-n',
-    onChange: (v) => { st.n = v; state.set('n', v); refresh(); scheduleSweep(); },
+    onChange: (v) => { st.n = v; state.set('n', v); refresh(); if (sweepWork) scheduleSweep(); },
   });
   const seedCtl = intField(ctx, {
     label: 's4.ctl.seed', value: st.seed, min: 0, max: SEED_MAX, errKey: 's4.err.seed', testid: 's4-seed',
-    onChange: (v) => { st.seed = v; state.set('seed', v); refresh(); refreshSeedTables(); },
+    onChange: (v) => { st.seed = v; state.set('seed', v); refresh(); if (seedWork) refreshSeedTables(); },
   });
   const scaleCtl = radioGroup(ctx, {
     legend: 's4.ctl.scale', name: 's4-scale', value: st.scale,
@@ -109,7 +118,7 @@ export async function mount(root, ctx) {
   // ---- variance argument
   const varLive = h('p', { testid: 's4-var' });
   const ratioP = h('p', { testid: 's4-ratio' });
-  root.append(h('h3', {}, ctx.tNode('s4.var.title')), h('p', {}, ctx.tNode('s4.var.p1')), varLive, ratioP);
+  root.append(h('h3', {}, ctx.tNode('s4.var.title')), h('p', {}, ctx.tNode('s4.var.p1'), ' ', cite(ctx, 'vaswani2017')), varLive, ratioP);
 
   // ---- why √d_k and not d_k (uses the same data, scale 1/d_k)
   const dkLive = h('p', { testid: 's4-dk-live' });
@@ -262,11 +271,24 @@ export async function mount(root, ctx) {
   const tA = h('div', { class: 'table-slot' });
   const verdictA = h('p', { testid: 's4-verdict-a' });
   const seedNoteA = h('p', { class: 'note' });
-  root.append(
+  // ---- √d_k vs d_k: the end of the core path
+  root.append(h('h3', {}, ctx.tNode('s4.dk.title')), h('p', {}, ctx.tNode('s4.dk.p1')), dkLive);
+
+  // ---- for the curious: four folds, their engine work started on first opening
+  let seedWork = false, sweepWork = false;
+  const startSeedWork = () => { if (!seedWork) { seedWork = true; refreshSeedTables(); } };
+  const startSweep = () => { if (!sweepWork) { sweepWork = true; runSweep(); } };
+  const fTables = fold(ctx, { name: 'tables', summary: 's4.fold.tables', why: 's4.fold.tablesWhy', testid: 's4-fold-tables', onOpen: () => startSeedWork() });
+  const fSeeds = fold(ctx, { name: 'seeds', summary: 's4.fold.seeds', why: 's4.fold.seedsWhy', testid: 's4-fold-seeds', onOpen: () => startSeedWork() });
+  const fSweep = fold(ctx, { name: 'sweep', summary: 's4.fold.sweep', why: 's4.fold.sweepWhy', testid: 's4-fold-sweep', onOpen: () => startSweep() });
+  const fGrad = fold(ctx, { name: 'grad', summary: 's4.fold.grad', why: 's4.fold.gradWhy', testid: 's4-fold-grad', onOpen: () => startSweep() });
+  root.append(h('p', {}, ctx.tNode('s4.curious')), fTables.el, fSeeds.el, fSweep.el, fGrad.el);
+
+  fTables.body.append(
     h('h3', {}, ctx.tNode('s4.tA.title', { n: fmt(ARTICLE.n), dk: fmt(ARTICLE.dk) })),
     h('p', {}, ctx.tNode('s4.tA.p', {
       aMaxOff: f6(ARTICLE.maxOff), aHOff: f(ARTICLE.hOff), aMaxOn: f6(ARTICLE.maxOn), aHOn: f(ARTICLE.hOn), aU: f(ARTICLE.uniform),
-    })),
+    }), ' ', cite(ctx, 'article')),
     tA, verdictA, seedNoteA,
   );
 
@@ -274,7 +296,7 @@ export async function mount(root, ctx) {
   const tB = h('div', { class: 'table-slot' });
   const bFrom = () => st.seed, bTo = () => st.seed + 4;
   const tBp = h('p');
-  root.append(h('h3', {}, ctx.tNode('s4.tB.title')), tBp, tB);
+  fTables.body.append(h('h3', {}, ctx.tNode('s4.tB.title')), tBp, tB);
 
   // ---- one seed vs many
   const seedsP1 = h('p');
@@ -285,10 +307,7 @@ export async function mount(root, ctx) {
     tableLabel: 's4.chartTable', testid: 's4-seeds-chart',
   });
   const seedsLive = h('p', { testid: 's4-seeds-live' });
-  root.append(h('h3', {}, ctx.tNode('s4.seeds.title')), seedsP1, seedsChart.el, seedsLive, h('p', { class: 'note' }, ctx.tNode('s4.seeds.lesson')));
-
-  // ---- √d_k vs d_k
-  root.append(h('h3', {}, ctx.tNode('s4.dk.title')), h('p', {}, ctx.tNode('s4.dk.p1')), dkLive);
+  fSeeds.body.append(h('h3', {}, ctx.tNode('s4.seeds.title')), seedsP1, seedsChart.el, seedsLive, h('p', { class: 'note' }, ctx.tNode('s4.seeds.lesson')));
 
   const refreshSeedTables = serial(async () => {
     const seed = st.seed;
@@ -383,12 +402,12 @@ export async function mount(root, ctx) {
     tableLabel: 's4.chartTable', testid: 's4-grad-chart',
   });
   const gradLive = h('p', { testid: 's4-grad-live' });
-  root.append(
+  fSweep.body.append(
     h('h3', {}, ctx.tNode('s4.sweep.title')), sweepP,
     h('div', { class: 'run-row' }, runBtn, stopBtn, prog), sweepStatus,
     shareChart.el, cross50, cross10, onRange,
-    h('h3', {}, ctx.tNode('s4.grad.title')), h('p', {}, ctx.tNode('s4.grad.p')), gradChart.el, gradLive,
   );
+  fGrad.body.append(h('h3', {}, ctx.tNode('s4.grad.title')), h('p', {}, ctx.tNode('s4.grad.p')), gradChart.el, gradLive);
 
   let sweepGen = 0;
   let sweepTimer = null;
@@ -485,6 +504,8 @@ export async function mount(root, ctx) {
   });
 
   await refresh();
-  await refreshSeedTables();
-  runSweep();   // not awaited: the sweep fills in while the learner reads
+  // A fold the URL opened starts its work from its toggle event; this covers a browser that
+  // fired it before mount() was done (both starts run once).
+  if (fTables.open || fSeeds.open) startSeedWork();
+  if (fSweep.open || fGrad.open) startSweep();   // not awaited: fills in while the learner reads
 }

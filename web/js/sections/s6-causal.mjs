@@ -31,7 +31,8 @@ export async function mount(root, ctx) {
     align: state.get('align', 'tl') === 'br' ? 'br' : 'tl',
   };
   const w4 = (x) => fmt(x, { minimumFractionDigits: 4, maximumFractionDigits: 4 });
-  const idxLabels = (k) => Array.from({ length: k }, (_, i) => fmt(i));
+  // rows and keys are counted from 1 in prose and labels (0-based indices only in code, s9)
+  const idxLabels = (k) => Array.from({ length: k }, (_, i) => fmt(i + 1));
 
   root.append(h('p', { class: 'lead' }, ctx.tNode('s6.lead')));
 
@@ -152,7 +153,7 @@ export async function mount(root, ctx) {
       if (causal) setT(ctx, rectLive, 's6.rect.live', { first: fmt(visible(0)), last: fmt(visible(L - 1)) });
       else setT(ctx, rectLive, 's6.rect.offNote');
       const masked = rect.maskedRows || [];
-      if (masked.length) setT(ctx, rectMasked, 's6.rect.masked', { count: fmt(masked.length), rows: masked.map((i) => fmt(i)).join('، ') });
+      if (masked.length) setT(ctx, rectMasked, 's6.rect.masked', { count: fmt(masked.length), rows: masked.map((i) => fmt(i + 1)).join('، ') });
       else rectMasked.textContent = '';
       rectMasked.dataset.count = String(masked.length);
       status.textContent = '';

@@ -1,13 +1,16 @@
 // Section 9: the same thing in code. (1) The call to our engine (JavaScript),
 // with the worked example's Q, K, V written in (taken from the engine), and a
-// button that runs exactly that call. (2) The PyTorch equivalent as text, and
+// button that runs exactly that call. (2) The same attention written in NumPy,
+// from the word vectors (tests/node/listings.test.mjs runs it exactly as shown).
+// (3) The PyTorch equivalent as text, and
 // what `is_causal=True` means: a lower-triangular mask aligned at the TOP-LEFT
 // when L ≠ S, the same as our `causal` flag; the same as an explicit boolean
-// mask; never pass both. (3) A live L=2, S=4 case showing the top-left
+// mask; never pass both. (4) A live L=2, S=4 case showing the top-left
 // alignment, and rowOffset shifting it to the bottom-right (a decoding step).
 //
 // data-testid hooks:
-//   s9-js, s9-py, s9-mask        code blocks (<pre>)
+//   s9-js, s9-numpy, s9-py, s9-mask   code blocks (<pre>); their text: ../code-listings.mjs
+//   s9-zero-based                the note that code counts rows from 0
 //   s9-run, s9-result            run button and its output table
 //   s9-topleft, s9-offset        heatmaps of the L=2, S=4 weights (rowOffset 0 and 2)
 //   s9-status                    engine error for this section
@@ -17,61 +20,8 @@ import { createHeatmap } from '../widgets/heatmap.mjs';
 import { matrixView } from '../widgets/matrix-view.mjs';
 import { button } from '../widgets/controls.mjs';
 import { el, prose } from '../dom.mjs';
-
-// numbers for code: Latin digits, at most 4 decimals, no trailing zeros
-const codeNum = (x) => String(Math.round(x * 1e4) / 1e4);
-const flat = (m) => (m.data ? Array.from(m.data, codeNum).join(', ') : '…');
-const nested = (m, indent) => {
-  if (!m.data) return '[…]';
-  const rows = [];
-  for (let i = 0; i < m.rows; i++) rows.push(`[${Array.from(m.data.subarray(i * m.cols, (i + 1) * m.cols), codeNum).join(', ')}]`);
-  return `[${rows.join(`,\n${indent}`)}]`;
-};
-
-function jsSnippet(Q, K, V) {
-  return `import { loadEngine } from './engine.mjs';
-
-const engine = await loadEngine();
-const matrix = (rows, cols, values) => ({ rows, cols, data: new Float32Array(values) });
-
-// the worked example after the projections: one row per word (the, cat, sat, down)
-const q = matrix(4, 2, [${flat(Q)}]);
-const k = matrix(4, 2, [${flat(K)}]);
-const v = matrix(4, 2, [${flat(V)}]);
-
-// scale omitted = 1/sqrt(d_k); causal: query i sees keys 0..i
-const { out, weights } = engine.attention({ q, k, v, causal: true, returnWeights: true });
-console.log(weights.data);  // 4x4, row-major; entries above the diagonal are 0
-console.log(out.data);      // 4x2`;
-}
-
-function pySnippet(Q, K, V) {
-  const ind = ' '.repeat('q = torch.tensor(['.length);
-  return `import torch
-from torch.nn import functional as F
-
-# the same numbers, shaped (batch, tokens, width) = (1, 4, 2)
-q = torch.tensor(${nested(Q, ind)}, dtype=torch.float32).unsqueeze(0)
-k = torch.tensor(${nested(K, ind)}, dtype=torch.float32).unsqueeze(0)
-v = torch.tensor(${nested(V, ind)}, dtype=torch.float32).unsqueeze(0)
-
-# default scale is 1/sqrt(q.size(-1)), as in our engine
-y = F.scaled_dot_product_attention(q, k, v, is_causal=True)
-# y[0] is 4x2 and matches the engine's out up to float32 rounding`;
-}
-
-const MASK_SNIPPET = `L, S = q.size(-2), k.size(-2)
-
-# is_causal=True is the same as this boolean mask (True = may attend):
-keep = torch.ones(L, S, dtype=torch.bool).tril()   # row i keeps columns 0..i
-y_masked = F.scaled_dot_product_attention(q, k, v, attn_mask=keep)
-assert torch.allclose(y_masked, y)
-
-# Give one or the other: attn_mask together with is_causal=True raises an error.
-# With L != S, tril() starts at the top-left corner: query 0 sees key 0 only.
-# A decoding step whose queries are the LAST L of S positions needs the
-# bottom-right corner instead:
-keep_last = torch.ones(L, S, dtype=torch.bool).tril(diagonal=S - L)`;
+import { cite } from '../references.mjs';
+import { jsListing, numpyListing, pytorchListing, MASK_LISTING } from '../code-listings.mjs';
 
 export async function mount(root, ctx) {
   const { tNode, state, engine } = ctx;
@@ -104,7 +54,10 @@ export async function mount(root, ctx) {
 
   // ---------------------------------------------------------------- our engine
   root.append(H3('s9.jsTitle'), P('s9.jsText'));
-  const jsPre = code(jsSnippet(Q, K, V), 's9-js', 'js');
+  const zero = P('s9.zeroBased');
+  zero.dataset.testid = 's9-zero-based';
+  root.append(zero);
+  const jsPre = code(jsListing(Q, K, V), 's9-js', 'js');
   jsPre.setAttribute('aria-label', ctx.t('s9.jsAria'));
   root.append(jsPre);
   const result = el('div', 'grid-2');
@@ -127,13 +80,21 @@ export async function mount(root, ctx) {
   result.append(wView.el, oView.el);
   root.append(el('p', null, run.el), result);
 
+  // ---------------------------------------------------------------- NumPy
+  root.append(H3('s9.npTitle'), P('s9.npText'));
+  const npPre = code(numpyListing(ex || DEFAULT), 's9-numpy', 'python');
+  npPre.setAttribute('aria-label', ctx.t('s9.npAria'));
+  root.append(npPre, P('s9.npAfter'));
+
   // ---------------------------------------------------------------- PyTorch
-  root.append(H3('s9.pyTitle'), P('s9.pyText'));
-  const pyPre = code(pySnippet(Q, K, V), 's9-py', 'python');
+  const pyText = P('s9.pyText');
+  pyText.append(' ', cite(ctx, 'pytorch-sdpa'));
+  root.append(H3('s9.pyTitle'), pyText);
+  const pyPre = code(pytorchListing(Q, K, V), 's9-py', 'python');
   pyPre.setAttribute('aria-label', ctx.t('s9.pyAria'));
   root.append(pyPre);
   root.append(H3('s9.causalTitle'), P('s9.causalText'));
-  const maskPre = code(MASK_SNIPPET, 's9-mask', 'python');
+  const maskPre = code(MASK_LISTING, 's9-mask', 'python');
   maskPre.setAttribute('aria-label', ctx.t('s9.maskAria'));
   root.append(maskPre);
   const rules = el('ul');
