@@ -6,12 +6,21 @@
 // build/screenshots/course-<part>-<lang>-<width>.png.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, assertNoIssues, byTestId, parseVisibleNumber, normaliseText, LANGS, SCREENSHOT_DIR } from './helpers.mjs';
-import { openLesson, waitLesson, DIGITS } from './lesson-helpers.mjs';
+import { launch, newPage, url, assertNoIssues, byTestId, parseVisibleNumber, normaliseText, LANGS, SCREENSHOT_DIR } from './helpers.mjs';
+import { waitLesson, DIGITS } from './lesson-helpers.mjs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 
-const T = { timeout: 90000 };
+const T = { timeout: 180000 };
+
+// openLesson with more patience: on a shared 2-core machine under load the twelve sections
+// can take longer than lesson-helpers' 20 s to mount (this waits for the same hooks).
+async function openLesson(br, lang, query = '', { viewport } = {}) {
+  const page = await newPage(br, { viewport });
+  await page.goto(url(`/${lang}/index.html${query}`), { waitUntil: 'load', timeout: 60000 });
+  await waitLesson(page, 90000);
+  return page;
+}
 let b;
 before(async () => { b = await launch(); });
 after(async () => { await b?.close(); });
