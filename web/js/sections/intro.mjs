@@ -34,7 +34,7 @@ const DEF = {
 
 /** "1، 2، 3" in any digits → numbers, or {error: text key}. Separators: comma (Latin or Arabic), semicolon, spaces. */
 export function parseList(ctx, text) {
-  const parts = String(text).trim().split(/\s*[,،؛;]\s*|\s+/).filter((x) => x !== '');
+  const parts = String(text).replace(/[\u200e\u200f\u061c\u2066-\u2069]/g, '').trim().split(/\s*[,،؛;]\s*|\s+/).filter((x) => x !== '');
   if (!parts.length) return { error: 'intro.err.empty' };
   if (parts.length > MAX_LEN) return { error: 'intro.err.long', params: { max: MAX_LEN } };
   const out = [];
@@ -56,7 +56,10 @@ export async function mount(root, ctx) {
   const { engine, state, fmt } = ctx;
   const { P, H3 } = prose(ctx);
   const f = (x, d = 4) => fmt(x, { maximumFractionDigits: d });
-  const listText = (v) => v.map((x) => fmt(x, { useGrouping: false, maximumFractionDigits: 6 })).join('، ');
+  // A left-to-right mark after each comma: without it, Arabic-Indic digits (bidi class AN)
+  // pull the commas between them into a right-to-left run and "١، ٢، ٣" shows as "٣، ٢، ١".
+  // (An Arabic minus sign comes with an Arabic letter mark, U+061C: made an LRM too.)
+  const listText = (v) => v.map((x) => fmt(x, { useGrouping: false, maximumFractionDigits: 6 }).replace(/\u061c/g, '\u200e')).join('،\u200e ');
 
   // ---------------------------------------------------------------- the big idea
   const formula = h('div', { class: 'big-formula', testid: 'intro-formula' },
