@@ -51,10 +51,9 @@ function setupScrollSpy() {
 }
 
 function makeCtx(sectionId, settings, engine) {
-  return {
-    ...baseCtx(settings, { unitKey: 'site.unit', errorNode }),
+  return Object.assign(baseCtx(settings, { unitKey: 'site.unit', errorNode }), {
     section: sectionId, engine, ltrExpr, state: scoped(sectionId),
-  };
+  });
 }
 
 // A table wider than the screen scrolls inside its .table-scroll wrapper; keyboard users
