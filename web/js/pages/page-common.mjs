@@ -148,6 +148,18 @@ export function startEngine(errorNode, errorKey) {
       status.append(errorNode(err, errorKey));
     }
   });
+  // A crashed or stuck worker was replaced (engine-client.mjs): the section whose call failed
+  // shows err.engine.EngineCrashed; the banner says it for the whole page, as a status.
+  engine.onStatus((kind) => {
+    if (kind !== 'crash' || !status) return;
+    status.hidden = false;
+    status.textContent = '';
+    const p = document.createElement('p');
+    p.className = 'engine-restarted';
+    p.dataset.testid = 'engine-restarted';
+    p.append(tNode('site.engineRestarted'));
+    status.append(p);
+  });
   return engine;
 }
 
