@@ -18,7 +18,7 @@ let b;
 // (a generous wait: this machine is shared, and loading is not what is tested here)
 async function open(kind, lang, rest = '') {
   const page = await newPage(b);
-  await page.goto(url(`/${lang}/${kind === 'lesson' ? 'index' : 'practice'}.html${rest}`));
+  await page.goto(url(`/${lang}/${kind === 'lesson' ? 'index' : 'practice'}.html${rest}`), { timeout: 60000 });
   await waitPage(page, kind, 60000);
   return page;
 }

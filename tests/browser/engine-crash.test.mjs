@@ -25,7 +25,7 @@ after(async () => { await b?.close(); });
 
 async function open(lang, rest = '') {
   const page = await newPage(b);
-  await page.goto(url(`/${lang}/index.html${rest}`));
+  await page.goto(url(`/${lang}/index.html${rest}`), { timeout: 60000 });
   await waitPage(page, 'lesson', 60000);
   return page;
 }
