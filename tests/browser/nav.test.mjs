@@ -56,6 +56,13 @@ for (const lang of LANGS) {
         .map((s) => ({ id: s.id, title: s.querySelector('h2').textContent.trim() })));   // (titles read from the page)
       assert.ok(sections.length >= 9);
       assert.equal((await bar(page)).hidden, true, 'hidden while the contents are on screen');
+      // a jump from the contents (the bar still hidden) leaves the heading below the bar
+      await page.locator('.toc a[href="#s6"]').click();
+      await page.waitForFunction(() => document.querySelector('[data-testid="where-bar"]').dataset.section === 's6'
+        && !document.querySelector('[data-testid="where-bar"]').hidden);
+      const gap0 = await page.evaluate(() => document.getElementById('s6-h').getBoundingClientRect().top
+        - document.querySelector('[data-testid="where-bar"]').getBoundingClientRect().bottom);
+      assert.ok(gap0 >= 0, `the heading is not under the bar after a jump from the contents (gap ${gap0} px)`);
       const fmt = (x) => new Intl.NumberFormat(locale[lang]).format(x);
       for (const k of [4, 7, sections.length]) {
         const s = sections[k - 1];

@@ -93,13 +93,27 @@ export function setupWhereBar({ toc, t }) {
     if (tocGone !== shown) {
       shown = tocGone;
       bar.hidden = !shown;
-      if (shown) document.documentElement.style.setProperty('--where-h', `${bar.offsetHeight}px`);
     }
     if (k !== current) { current = k; render(); }
   }
+  // Its height, known before it first shows: a jump from the contents at the top of the page
+  // (bar still hidden) must already leave room for it.
+  function measureHeight() {
+    const was = bar.hidden;
+    bar.hidden = false;
+    document.documentElement.style.setProperty('--where-h', `${bar.offsetHeight}px`);
+    bar.hidden = was;
+  }
   const schedule = () => { if (!queued) { queued = true; requestAnimationFrame(measure); } };
   window.addEventListener('scroll', schedule, { passive: true });
-  window.addEventListener('resize', schedule);
+  let resizeTimer = null;
+  window.addEventListener('resize', () => {
+    schedule();
+    clearTimeout(resizeTimer);
+    resizeTimer = setTimeout(measureHeight, 200);
+  });
+  if (current < 0) { current = 0; render(); }
+  measureHeight();
   window.addEventListener('digits-changed', () => { if (current >= 0) render(); });
   measure();
   return { el: bar, update: schedule };
