@@ -22,6 +22,16 @@
 // posts one argument with a transfer list (the pool protocol of engine-worker.mjs). Arguments are copied
 // (structured clone) so the caller keeps its arrays; results are transferred.
 // Calls run one after another in the worker, in the order they were made.
+//
+// A crashed or stuck worker (killed, out of memory, a WebAssembly trap or abort, an uncaught
+// error, a reply that cannot be read, or no word from it for `stallMs`, default 90 s, while a
+// call waits; progress messages count as word) is noticed: every waiting call rejects with
+// code 'EngineCrashed', the worker is replaced by a fresh one (engine.ready is its readiness)
+// and onStatus listeners get ('crash', err). Later calls work as before; the page keeps the
+// learner's inputs (they live in the page and the URL, never in the worker).
+// engine.stallMs can be changed at run time; engine.worker is the current Worker (tests).
+
+const STALL_MS = 90000;
 
 const METHODS = [
   'attention', 'rowStats', 'experiment', 'scoreMatrixBytes', 'info', 'softmaxRow',
@@ -43,7 +53,9 @@ export function createEngineClient(options = {}) {
   let pending = new Map();          // id → {resolve, reject, onProgress}
   let readyPromise = null;
   let engineInfo = null;
-  const listeners = new Set();      // status listeners: ('ready'|'error'|'restart', detail)
+  const listeners = new Set();      // status listeners: ('ready'|'error'|'restart'|'crash', detail)
+  let stallMs = options.stallMs || STALL_MS;
+  let watchdog = null;              // timer while calls wait: fires when the worker stays silent
 
   function emit(kind, detail) {
     for (const fn of listeners) { try { fn(kind, detail); } catch { /* listener errors stay local */ } }
@@ -66,6 +78,8 @@ export function createEngineClient(options = {}) {
     worker = w;
     let isReady = false;
     w.onmessage = (ev) => {
+      if (w !== worker) return;   // a replaced worker's late message
+      heard();
       const msg = ev.data || {};
       if (msg.id === undefined && 'ready' in msg) {
         if (msg.ready) {
@@ -87,17 +101,57 @@ export function createEngineClient(options = {}) {
         return;
       }
       pending.delete(msg.id);
-      if (msg.error) p.reject(makeError(msg.error));
+      if (!pending.size) quiet();
+      if (msg.error && msg.error.code === 'EngineCrashed') {
+        // a trap or abort inside the engine: its memory can no longer be trusted
+        p.reject(makeError(msg.error));
+        crashed(msg.error.message);
+      } else if (msg.error) p.reject(makeError(msg.error));
       else p.resolve(msg.result);
     };
     w.onerror = (ev) => {
-      // A module that fails to load (missing engine.mjs / attn.wasm, CSP) lands here.
       if (ev && ev.preventDefault) ev.preventDefault();
-      const err = makeError({ message: (ev && ev.message) || 'worker failed to start', code: 'EngineLoad' });
-      if (!isReady) { settle.reject(err); emit('error', err); }
-      for (const [, p] of pending) p.reject(err);
-      pending.clear();
+      if (w !== worker) return;
+      if (!isReady) {
+        // A module that fails to load (missing engine.mjs / attn.wasm, CSP) lands here.
+        const err = makeError({ message: (ev && ev.message) || 'worker failed to start', code: 'EngineLoad' });
+        settle.reject(err); emit('error', err);
+        for (const [, p] of pending) p.reject(err);
+        pending.clear();
+        quiet();
+        return;
+      }
+      // An uncaught error in the running worker (a fault in a module).
+      crashed((ev && ev.message) || 'uncaught error in the engine worker');
     };
+    // A reply that cannot be deserialized: its call would never settle.
+    w.onmessageerror = () => { if (w === worker) crashed('a reply of the engine worker could not be read'); };
+  }
+
+  // The worker is gone or broken: reject what waits, start a fresh one, tell the page.
+  function crashed(message) {
+    quiet();
+    if (worker) worker.terminate();
+    const err = makeError({ message, code: 'EngineCrashed' });
+    const old = pending;
+    pending = new Map();
+    for (const [, p] of old) p.reject(err);
+    spawn();
+    emit('crash', err);
+  }
+
+  // Watchdog: armed while calls wait, re-armed by every message from the worker.
+  function heard() {
+    clearTimeout(watchdog);
+    watchdog = pending.size ? setTimeout(() => {
+      if (pending.size) crashed(`the engine worker gave no answer for ${Math.round(stallMs / 1000)} s`);
+    }, stallMs) : null;
+  }
+  function quiet() { clearTimeout(watchdog); watchdog = null; }
+  function waitFor(id, entry) {
+    const start = !pending.size;
+    pending.set(id, entry);
+    if (start) heard();
   }
 
   async function call(method, ...args) {
@@ -105,7 +159,7 @@ export function createEngineClient(options = {}) {
     const id = nextId++;
     const w = worker;
     return new Promise((resolve, reject) => {
-      pending.set(id, { resolve, reject, onProgress: null });
+      waitFor(id, { resolve, reject, onProgress: null });
       try {
         w.postMessage({ id, method, args });
       } catch (e) {
@@ -121,7 +175,7 @@ export function createEngineClient(options = {}) {
     const id = nextId++;
     const w = worker;
     return new Promise((resolve, reject) => {
-      pending.set(id, { resolve, reject, onProgress });
+      waitFor(id, { resolve, reject, onProgress });
       try {
         w.postMessage({ id, method, args: [arg] }, transfer);
       } catch (e) {
@@ -136,7 +190,7 @@ export function createEngineClient(options = {}) {
       await readyPromise;
       const id = nextId++;
       return new Promise((resolve, reject) => {
-        pending.set(id, { resolve, reject, onProgress });
+        waitFor(id, { resolve, reject, onProgress });
         worker.postMessage({ id, method: 'runChunkedAtScale', args: [opts] });
       });
     })();
@@ -144,6 +198,7 @@ export function createEngineClient(options = {}) {
   }
 
   function cancel() {
+    quiet();
     if (worker) worker.terminate();
     const err = makeError({ message: 'cancelled', code: 'Cancelled' });
     const old = pending;
@@ -163,9 +218,14 @@ export function createEngineClient(options = {}) {
     send,
     runChunkedAtScale,
     cancel,
-    /** Subscribe to 'ready' | 'error' | 'restart'; returns an unsubscribe function. */
+    /** Subscribe to 'ready' | 'error' | 'restart' | 'crash'; returns an unsubscribe function. */
     onStatus(fn) { listeners.add(fn); return () => listeners.delete(fn); },
-    terminate() { if (worker) worker.terminate(); worker = null; },
+    terminate() { quiet(); if (worker) worker.terminate(); worker = null; },
+    /** How long a waiting call may go without any word from the worker before it counts as stuck. */
+    get stallMs() { return stallMs; },
+    set stallMs(ms) { stallMs = Math.max(1, Number(ms) || STALL_MS); if (pending.size) heard(); },
+    /** The current Worker (tests terminate it to check the recovery). */
+    get worker() { return worker; },
   };
   for (const m of METHODS) client[m] = (...args) => call(m, ...args);
   return client;

@@ -80,6 +80,9 @@ export function createEnginePool({ size, workerUrl } = {}) {
     readyPromise.catch(() => {});   // nobody awaiting it is not an unhandled rejection
   }
   refreshReady();
+  // A worker that crashed or got stuck is replaced by its client (engine-client.mjs), and the
+  // call in progress rejects with 'EngineCrashed'; the next call waits for the fresh worker.
+  for (const c of clients) c.onStatus((kind) => { if (kind === 'crash' && !terminated) refreshReady(); });
 
   // Terminate every worker (pending messages reject 'Cancelled') and start fresh ones.
   function restart() {

@@ -12,16 +12,22 @@
 //        checks: for every global row g of checkRows inside [r0, r1), that row computed again by the
 //        'reference' variant: {row, maxAbsDiff, out, ref} (first 8 values of each)
 //   in:  method 'poolRelease',  args [{key}]                    forgets the stored inputs
+//   in:  method 'testCrash',    args [{kind: 'throw' | 'trap' | 'hang'}]   for the browser tests of the
+//        client's crash handling: an uncaught error, a WebAssembly trap, a worker that never answers
 // On start it posts {ready: true, info} or {ready: false, error}.
+// A WebAssembly trap or an Emscripten abort inside a call leaves the engine's memory in an
+// unknown state: the reply's code is then 'EngineCrashed' and the client replaces this worker.
 // Results are posted with their typed arrays transferred (they are fresh copies).
 // This file does no maths itself; engine.mjs validates every argument.
 
 let engine = null;
 
 function serializeError(e) {
+  const trap = (typeof WebAssembly !== 'undefined' && e instanceof WebAssembly.RuntimeError)
+    || /^Aborted\(/.test(String(e && e.message));
   return {
     message: (e && e.message) ? String(e.message) : String(e),
-    code: (e && e.code) ? String(e.code) : 'Unknown',
+    code: trap ? 'EngineCrashed' : (e && e.code) ? String(e.code) : 'Unknown',
     name: (e && e.name) ? String(e.name) : 'Error',
   };
 }
@@ -168,6 +174,12 @@ const POOL = {
       scratchBytes: res.scratchBytes || 0,
       sum, checks, heapBytes: heapBytes(), ms: performance.now() - t0,
     };
+  },
+  testCrash({ kind = 'throw' } = {}) {
+    if (kind === 'trap') throw new WebAssembly.RuntimeError('unreachable (test)');
+    if (kind === 'hang') { for (;;) { /* a stuck worker: never answers */ } }
+    setTimeout(() => { throw new Error('uncaught error (test)'); });
+    return { ok: true };
   },
   poolRelease({ key }) {
     if (stash && (key === undefined || stash.key === key)) setStash(null);

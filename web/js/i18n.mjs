@@ -18,8 +18,14 @@
 //   **x**    <strong>
 //   \` \$ \* \[   literal characters
 // A missing key renders as ⟦key⟧ (and warns once) so gaps are visible in tests.
+//
+// Digits: every text rendered here follows the reader's Latin-digits setting, the numbers
+// of placeholders (fmt) and the digits typed into the prose alike («۱۲۸ هزار» → «128 هزار»);
+// `code` and $math$ keep theirs. setLatinDigits(on) switches the setting for everything
+// rendered afterwards; applyDigits(root) converts what is already on the page (no reload),
+// watchDigits(root) keeps converting what is added later (content built from old strings).
 
-import { formatNumber, ltrNumber } from './numerals.mjs';
+import { formatNumber, ltrNumber, latinizeText, localizeDigits } from './numerals.mjs';
 
 let dict = {};
 let currentLang = 'fa';
@@ -55,6 +61,8 @@ export function setText(lang, dictionary, { latinDigits = false, katexModule = n
 
 export function getLang() { return currentLang; }
 export function getLatinDigits() { return latin; }
+/** Switch the digits of everything rendered from now on (see applyDigits for what is shown). */
+export function setLatinDigits(on) { latin = !!on; }
 export function has(id) { return Object.prototype.hasOwnProperty.call(dict, id); }
 
 /** Format a number in the page language (and the Latin-digits setting). */
@@ -143,9 +151,9 @@ function texToText(tex) {
 function nodesToString(nodes, params) {
   let out = '';
   for (const n of nodes) {
-    if (n.type === 'text') out += n.s;
+    if (n.type === 'text') out += textDigits(n);
     else if (n.type === 'ph') out += params && n.name in params ? paramText(params[n.name]) : `[${n.name}]`;
-    else if (n.type === 'code') out += LRI + nodesToString(n.parts, params) + PDI;
+    else if (n.type === 'code') out += LRI + nodesToString(n.parts.map(keepDigits), params) + PDI;
     else if (n.type === 'math') out += LRI + texToText(n.s) + PDI;
     else if (n.type === 'strong') out += nodesToString(n.parts, params);
   }
@@ -195,7 +203,7 @@ function appendNodes(parent, nodes, params) {
       nodes = [...nodes.slice(0, idx + 1), { type: 'text', s: next.s.slice(glue.length) }, ...nodes.slice(idx + 2)];
       continue;
     }
-    if (n.type === 'text') parent.append(n.s);
+    if (n.type === 'text') parent.append(textDigits(n));
     else if (n.type === 'node') parent.append(n.node);
     else if (n.type === 'ph') {
       const v = params ? params[n.name] : undefined;
@@ -211,7 +219,7 @@ function appendNodes(parent, nodes, params) {
       const b = document.createElement('bdi');
       b.dir = 'ltr';
       b.className = 'ltr';
-      appendNodes(b, n.parts, params);
+      appendNodes(b, n.parts.map(keepDigits), params);   // float32, fp16: not numbers
       parent.append(b);
     } else if (n.type === 'math') {
       parent.append(renderMath(n.s));
@@ -283,4 +291,102 @@ export function t(id, params) {
 /** Rich DocumentFragment. */
 export function tNode(id, params) {
   return renderMarkup(raw(id), params);
+}
+
+// ---------------------------------------------------------------- digits
+// Text of a `code` span keeps its digits (float32, rowOffset: 2); its placeholders do not.
+const keepDigits = (n) => (n.type === 'text' ? { ...n, keep: true } : n);
+const textDigits = (n) => (n.keep && !latin ? n.s : pageDigits(n.s));
+
+const NATIVE_DIGIT = /[\u06f0-\u06f9\u0660-\u0669]/;
+const LATIN_DIGIT = /[0-9]/;
+const ISOLATE = /(\u2066[^\u2069]*\u2069)/;   // LRI…PDI: `code` and formulas inside a plain string
+
+/**
+ * A string in the digits of the current setting: Persian / Arabic-Indic digits with ٫ ٬ ٪
+ * between or after them ↔ 0–9 with . , %. In a plain string (t()), LRI…PDI isolates (code,
+ * formulas) keep their Latin digits. Used for digits typed into the prose and hand-built labels.
+ */
+export function pageDigits(str) {
+  const s = String(str);
+  if (latin) {
+    if (!NATIVE_DIGIT.test(s)) return s;
+    return latinizeText(s).replace(/([0-9])\u066a/g, '$1%');
+  }
+  if (!LATIN_DIGIT.test(s)) return s;
+  return s.split(ISOLATE).map((part, i) => (i % 2 ? part : toNative(part))).join('');
+}
+
+function toNative(s) {
+  if (!LATIN_DIGIT.test(s)) return s;
+  const sep = s.replace(/([0-9])\.(?=[0-9])/g, '$1\u066b').replace(/([0-9]),(?=[0-9])/g, '$1\u066c')
+    .replace(/([0-9])\u200e?%\u200e?/g, '$1\u066a');
+  return localizeDigits(sep, { lang: currentLang, latinDigits: false });
+}
+
+// Where digits are never converted: code, formulas, form fields (the learner's own text).
+const KEEP = 'code, pre, script, style, textarea, input, .katex, .math, [contenteditable]';
+const LETTER = /\p{L}/u;
+const ATTRS = ['aria-label', 'aria-valuetext', 'title', 'placeholder', 'alt'];
+
+// May this text node's digits change? Persian and Arabic-Indic digits are never technical,
+// so they always may (with Latin digits on). Latin ones may not inside code and formulas, nor
+// inside an LTR isolate when the text has letters (an identifier: float32, fp16, 128K), unless
+// it is a formatted number (.num, placeholder; .iso, ltrExpr).
+function convertible(text, el) {
+  if (!el || el.closest(KEEP)) return false;
+  if (latin) return true;
+  const ltr = el.closest('[dir="ltr"]');
+  return !ltr || !LETTER.test(text) || !!el.closest('.num, .iso');
+}
+
+function convertElementAttrs(el) {
+  if (el.closest(KEEP)) return;
+  for (const a of ATTRS) {
+    const v = el.getAttribute(a);
+    if (v && (NATIVE_DIGIT.test(v) || LATIN_DIGIT.test(v))) {
+      const nv = pageDigits(v);
+      if (nv !== v) el.setAttribute(a, nv);
+    }
+  }
+}
+
+function convertText(node) {
+  const v = node.nodeValue;
+  if (!(latin ? NATIVE_DIGIT : LATIN_DIGIT).test(v)) return;
+  if (!convertible(v, node.parentElement)) return;
+  const nv = pageDigits(v);
+  if (nv !== v) node.nodeValue = nv;
+}
+
+/** Convert the digits already shown under root (text and a few attributes) to the current setting. */
+export function applyDigits(root) {
+  if (!root) return;
+  if (root.nodeType === 3) { convertText(root); return; }
+  if (root.nodeType !== 1 && root.nodeType !== 11) return;
+  if (root.nodeType === 1) convertElementAttrs(root);
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT | NodeFilter.SHOW_ELEMENT);
+  while (walker.nextNode()) {
+    const n = walker.currentNode;
+    if (n.nodeType === 3) convertText(n);
+    else convertElementAttrs(n);
+  }
+}
+
+let observer = null;
+/**
+ * From now on, convert whatever is added under root (or whose text changes). Pages start it
+ * when the reader switches digits: content a section built from strings it formatted before
+ * the switch then still shows the new digits. (Before any switch nothing needs it: it is off.)
+ */
+export function watchDigits(root) {
+  if (observer || typeof MutationObserver === 'undefined' || !root) return;
+  observer = new MutationObserver((records) => {
+    for (const r of records) {
+      if (r.type === 'characterData') convertText(r.target);
+      else if (r.type === 'attributes') convertElementAttrs(r.target);
+      else for (const n of r.addedNodes) applyDigits(n);
+    }
+  });
+  observer.observe(root, { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ATTRS });
 }

@@ -10,9 +10,11 @@
 // once every section has mounted or failed; each <section> gets
 // data-state="loading|ready|error". window.__lesson = {engine, ctx(sectionId)}.
 
-import { ltrExpr } from '../i18n.mjs';
+import { ltrExpr, t } from '../i18n.mjs';
 import { SECTION_REFS, cite } from '../references.mjs';
 import { scoped, currentPlace } from '../state.mjs';
+import { setupWhereBar } from './where-bar.mjs';
+import { addCopyLinks } from './copy-link.mjs';
 import { other, html, loadPage, startEngine, baseCtx, makeErrorNode, mountPart, scrollToHash } from './page-common.mjs';
 
 const SECTIONS = [
@@ -59,11 +61,17 @@ function setupScrollSpy() {
   for (const [id] of SECTIONS) { const s = document.getElementById(id); if (s) io.observe(s); }
 }
 
+// Sections that read URL state (ctx.state) get a "copy link" button (copy-link.mjs).
+const statefulSections = new Set();
+function trackState(sectionId, st) {
+  const mark = () => statefulSections.add(sectionId);
+  return new Proxy(st, { get: (o, k) => { mark(); return o[k]; } });
+}
+
 function makeCtx(sectionId, settings, engine) {
-  return {
-    ...baseCtx(settings, { unitKey: 'site.unit', errorNode }),
-    section: sectionId, engine, ltrExpr, state: scoped(sectionId),
-  };
+  return Object.assign(baseCtx(settings, { unitKey: 'site.unit', errorNode }), {
+    section: sectionId, engine, ltrExpr, state: trackState(sectionId, scoped(sectionId)),
+  });
 }
 
 // A table wider than the screen scrolls inside its .table-scroll wrapper; keyboard users
@@ -143,6 +151,8 @@ async function main() {
   // Content above the target grew while sections mounted: return to the learner's place.
   if (!userMoved) scrollToHash();
   setupScrollSpy();
+  setupWhereBar({ toc: document.querySelector('.toc'), t });
+  addCopyLinks(statefulSections, { t });
   makeScrollersReachable();
   let resizeTimer = null;
   window.addEventListener('resize', () => { clearTimeout(resizeTimer); resizeTimer = setTimeout(makeScrollersReachable, 200); });

@@ -10,7 +10,7 @@
 //                                 href: (a) => `../${other}/practice.html${location.hash}` });
 //   if (!page) return;                       // text failed: html[data-practice="error"]
 //   const engine = startEngine(errorNode, 'practice.engine.error');
-//   const ctx = { ...baseCtx(page.settings, { unitKey: 'practice.unit', errorNode }), engine, store };
+//   const ctx = Object.assign(baseCtx(page.settings, { unitKey: 'practice.unit', errorNode }), { engine, store });
 //   await mountPart('try', { load: () => import('../practice/blocks/try-without-code.mjs'),
 //                            ctx: () => ctx, errorNode, failKey: 'practice.blockFailed', what: 'practice block' });
 //   scrollToHash();
@@ -20,7 +20,7 @@
 
 import { getSettings, setSettings } from '../settings.mjs';
 import { formatBytes, formatPercent, localizeDigits, parseNumber } from '../numerals.mjs';
-import { loadText, t, tNode, fmt, has, renderMath, renderMarkup } from '../i18n.mjs';
+import { loadText, t, tNode, fmt, has, renderMath, renderMarkup, getLatinDigits, setLatinDigits, applyDigits, watchDigits } from '../i18n.mjs';
 import { createEngineClient } from '../engine-client.mjs';
 import { registerServiceWorker } from '../sw-register.mjs';
 
@@ -57,16 +57,16 @@ export function makeErrorNode(fallbackKey) {
   };
 }
 
-// Header: the Latin-digits checkbox (saved, then the page reloads with the new digits;
-// the URL keeps the learner's place) and the language switch, whose href(a) is refreshed
-// before it is followed. Returns that refresh function.
+// Header: the Latin-digits checkbox (saved, and the numbers switch in place: no reload, the
+// reader keeps their place) and the language switch, whose href(a) is refreshed before it is
+// followed. Returns that refresh function.
 function setupHeader(settings, href) {
   const cb = document.getElementById('latin-digits');
   if (cb) {
     cb.checked = !!settings.latinDigits;
     cb.addEventListener('change', () => {
-      try { setSettings({ latinDigits: cb.checked }); } catch { /* store unavailable */ }
-      location.reload();
+      try { setSettings({ latinDigits: cb.checked }); } catch { /* store unavailable: this visit only */ }
+      switchDigits(cb.checked);
     });
   }
   const a = document.getElementById('lang-switch');
@@ -84,6 +84,21 @@ function setupHeader(settings, href) {
 }
 
 /**
+ * Show every number of the page in Latin (on) or the page's own digits: what is rendered from
+ * now on (i18n's fmt, t, tNode and ctx.localize / pct / fmtBytes read the setting live), what
+ * is already shown (applyDigits), what sections add later from strings formatted before the
+ * switch (watchDigits), and `digits-changed` on window ({detail: {latinDigits}}) for what
+ * draws numbers outside the DOM text (heatmap canvases redraw on it).
+ */
+export function switchDigits(on) {
+  setLatinDigits(on);
+  html.classList.toggle('latin-digits', !!on);
+  applyDigits(document.body);
+  watchDigits(document.body);
+  window.dispatchEvent(new CustomEvent('digits-changed', { detail: { latinDigits: !!on } }));
+}
+
+/**
  * Settings, prose and header. Returns {settings, updateLangSwitch}, or null when the text
  * file cannot load (then `fallback[lang]` is shown in #engine-status and
  * html.dataset[readyKey] = 'error').
@@ -95,6 +110,8 @@ export async function loadPage({ fallback, readyKey, href }) {
   if (settings.latinDigits) html.classList.add('latin-digits');
   try {
     await loadText(lang, { latinDigits: !!settings.latinDigits });
+    // the header, contents and headings come from the template in the page's digits
+    if (settings.latinDigits) applyDigits(document.body);
   } catch (err) {
     console.error(err);
     const status = document.getElementById('engine-status');
@@ -131,22 +148,36 @@ export function startEngine(errorNode, errorKey) {
       status.append(errorNode(err, errorKey));
     }
   });
+  // A crashed or stuck worker was replaced (engine-client.mjs): the section whose call failed
+  // shows err.engine.EngineCrashed; the banner says it for the whole page, as a status.
+  engine.onStatus((kind) => {
+    if (kind !== 'crash' || !status) return;
+    status.hidden = false;
+    status.textContent = '';
+    const p = document.createElement('p');
+    p.className = 'engine-restarted';
+    p.dataset.testid = 'engine-restarted';
+    p.append(tNode('site.engineRestarted'));
+    status.append(p);
+  });
   return engine;
 }
 
 /** The ctx members both pages give; fmtBytes names its unit with `${unitKey}.<unit>`. */
 export function baseCtx(settings, { unitKey, errorNode }) {
-  const latinDigits = !!settings.latinDigits;
+  // latinDigits is read live (the checkbox switches it without a reload): keep the getter
+  // when extending this object (Object.assign onto it, not {...spread}).
   return {
-    lang, dir: 'rtl', latinDigits,
+    lang, dir: 'rtl',
+    get latinDigits() { return getLatinDigits(); },
     t, tNode, fmt, has, renderMath, renderMarkup, parseNumber,
     /** Latin digits in a label built by hand ("Q3") → page digits. */
-    localize: (s) => localizeDigits(s, { lang, latinDigits }),
+    localize: (s) => localizeDigits(s, { lang, latinDigits: getLatinDigits() }),
     /** 0.51 → "۵۱٪" (one decimal by default). */
-    pct: (x, opts = {}) => formatPercent(x, { lang, latinDigits, ...opts }),
+    pct: (x, opts = {}) => formatPercent(x, { lang, latinDigits: getLatinDigits(), ...opts }),
     /** Bytes with a unit word: fmtBytes(2 ** 31) → "۲ گیبی‌بایت". */
     fmtBytes: (bytes, opts = {}) => {
-      const b = formatBytes(bytes, { lang, latinDigits, ...opts });
+      const b = formatBytes(bytes, { lang, latinDigits: getLatinDigits(), ...opts });
       return t(`${unitKey}.${b.unit}`, { n: b.number });
     },
     errorNode,

@@ -70,7 +70,7 @@ async function main() {
   const engine = startEngine(errorNode, 'practice.engine.error');
 
   // one ctx for every block; ctx.fmtBytes takes its unit words from practice.unit.*
-  const ctx = { ...baseCtx(page.settings, { unitKey: 'practice.unit', errorNode }), engine, store };
+  const ctx = Object.assign(baseCtx(page.settings, { unitKey: 'practice.unit', errorNode }), { engine, store });
   window.__practice = { engine, store, ctx };
   await Promise.allSettled(BLOCKS.map(([id, file]) => mountPart(id, {
     load: () => import(`../practice/blocks/${file}`),

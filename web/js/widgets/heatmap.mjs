@@ -32,6 +32,7 @@
 
 import { ltrNumber } from '../numerals.mjs';
 import { captionedFigure, textOf, nodeOf } from '../dom.mjs';
+import { pageDigits } from '../i18n.mjs';
 
 const PALETTES = {
   viridis: ['#440154', '#472d7b', '#3b528b', '#2c728e', '#21918c', '#28ae80', '#5ec962', '#addc30', '#fde725'],
@@ -164,8 +165,9 @@ export function createHeatmap(ctx, opts = {}) {
     if (Number.isNaN(v)) return '—';
     return ltrNumber(ctx.fmt(v, { minimumFractionDigits: digits, maximumFractionDigits: digits }));
   };
-  const rowName = (i) => (rowLabels && rowLabels[i] != null ? String(rowLabels[i]) : ctx.fmt(i + 1));
-  const colName = (j) => (colLabels && colLabels[j] != null ? String(colLabels[j]) : ctx.fmt(j + 1));
+  // labels given as strings ("Q3") follow the reader's digits too, also after a switch
+  const rowName = (i) => (rowLabels && rowLabels[i] != null ? pageDigits(rowLabels[i]) : ctx.fmt(i + 1));
+  const colName = (j) => (colLabels && colLabels[j] != null ? pageDigits(colLabels[j]) : ctx.fmt(j + 1));
   const cellText = (i, j) => ctx.t('site.cellValue', {
     row: rowName(i), col: colName(j), value: fmtV(valueAt(i, j)),
   });
@@ -454,6 +456,8 @@ export function createHeatmap(ctx, opts = {}) {
     ro.observe(stage);
   }
   if (document.fonts && document.fonts.ready) document.fonts.ready.then(() => { fontFamily = null; draw(); });
+  // the reader switched digits (pages/page-common.mjs): the canvas, legend and table show them anew
+  window.addEventListener('digits-changed', () => { if (m && el.isConnected) update(m); });
 
   function update(matrix, labels = {}) {
     const t0 = performance.now();

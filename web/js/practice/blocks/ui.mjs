@@ -5,42 +5,19 @@
 // ctx (built by pages/practice.mjs): {lang, latinDigits, engine, store, t, tNode,
 // fmt, has, pct, fmtBytes, localize, errorNode, ...}.
 
-import { latinizeText } from '../../numerals.mjs';
 import { ltrExpr } from '../../i18n.mjs';
 import { h } from '../../dom.mjs';
 
 let uid = 0;
 export const nextId = (p = 'p') => `${p}-${++uid}`;
 
-// Prose strings hold their fixed numbers in the page's own digits (۸٬۱۹۲ / ٨٬١٩٢).
-// With the Latin-digits setting, turn those into 0–9 with "." and "," separators;
-// text inside KaTeX (.math) is left alone.
-function latinizeTree(node) {
-  const walker = document.createTreeWalker(node, NodeFilter.SHOW_TEXT, {
-    acceptNode: (n) => (n.parentElement && n.parentElement.closest('.math') ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT),
-  });
-  const texts = [];
-  while (walker.nextNode()) texts.push(walker.currentNode);
-  for (const n of texts) {
-    const s = n.nodeValue;
-    if (/[\u06f0-\u06f9\u0660-\u0669\u066b\u066c]/.test(s)) {
-      n.nodeValue = latinizeText(s);
-    }
-  }
-  return node;
-}
+// Digits typed into the prose follow the Latin-digits setting in i18n itself (tNode, t):
+// tx and ts remain the blocks' names for them.
+/** tNode of the page (digits per the reader's setting). */
+export const tx = (ctx, key, params) => ctx.tNode(key, params);
 
-/** tNode with the fixed digits of the prose following the Latin-digits setting. */
-export function tx(ctx, key, params) {
-  const frag = ctx.tNode(key, params);
-  return ctx.latinDigits ? latinizeTree(frag) : frag;
-}
-
-/** t() (plain string) with the same digit handling. */
-export function ts(ctx, key, params) {
-  const s = ctx.t(key, params);
-  return ctx.latinDigits ? latinizeText(s) : s;
-}
+/** t() (plain string) of the page. */
+export const ts = (ctx, key, params) => ctx.t(key, params);
 
 export function p(ctx, key, params, cls) {
   return h('p', { class: cls }, tx(ctx, key, params));

@@ -1,0 +1,103 @@
+// A crashed or stuck engine worker (issue 13): the page notices, says so in its language
+// (the section whose computation failed, and the #engine-status banner), replaces the worker,
+// and the learner's inputs stay as they were; the next computation works.
+// Three ways to break the worker (web/js/engine-client.mjs):
+// - killed mid-computation (worker.terminate(): no event at all, only the stall watchdog can
+//   tell; its delay is shortened for the test through engine.stallMs),
+// - an uncaught error inside the worker (the Worker's `error` event; engine-worker's testCrash),
+// - a WebAssembly trap inside a call (the reply's code EngineCrashed; testCrash 'trap').
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, newPage, url, byTestId, LANGS, assertNoIssues } from './helpers.mjs';
+import { waitPage, heatmapValues, waitChange } from './lesson-helpers.mjs';
+
+const T = { timeout: 120000 };
+const MESSAGE = {   // the start of err.engine.EngineCrashed and site.engineRestarted
+  fa: { section: /^موتور محاسبه از کار افتاد/, banner: /^موتور محاسبه از کار افتاده بود/ },
+  ar: { section: /^توقّف محرّك الحساب/, banner: /^كان محرّك الحساب قد توقّف/ },
+};
+// The page logs the failed call; that is expected here.
+const ALLOW = [/EngineCrashed|engine worker|uncaught error \(test\)|unreachable \(test\)/i];
+
+let b;
+before(async () => { b = await launch(); });
+after(async () => { await b?.close(); });
+
+async function open(lang, rest = '') {
+  const page = await newPage(b);
+  await page.goto(url(`/${lang}/index.html${rest}`), { timeout: 60000 });
+  await waitPage(page, 'lesson', 60000);
+  return page;
+}
+
+// weights above the diagonal: all 0 with the causal mask, some > 0 without
+const upper = async (page) => (await heatmapValues(page, 's2-weights')).flatMap((r, i) => r.filter((_, j) => j > i));
+const statusText = (page) => byTestId(page, 's2-status').textContent();
+
+// The s2 inputs a learner set: the causal box, the x matrix, and the URL that holds them.
+const inputs = (page) => page.evaluate(() => ({
+  causal: document.querySelector('[data-testid="s2-causal"]').checked,
+  x: [...document.querySelectorAll('[data-testid="s2"] input:not([type=checkbox])')].map((i) => i.value).join(' '),
+  search: location.search,
+}));
+
+for (const lang of LANGS) {
+  test(`${lang}: a worker killed mid-computation is noticed and replaced; inputs kept`, T, async () => {
+    const page = await open(lang, '?s2.causal=1#s2');
+    const before = await inputs(page);
+    assert.equal(before.causal, true);
+    const causalUpper = await upper(page);
+    assert.ok(causalUpper.every((x) => x === 0));
+    await page.evaluate(() => {
+      const e = window.__lesson.engine;
+      e.stallMs = 1500;               // the page's default is 90 s
+      e.worker.terminate();           // killed: no error event, no reply ever
+    });
+    const oldWorker = await page.evaluateHandle(() => window.__lesson.engine.worker);
+    // the learner changes an input: the computation goes to the dead worker
+    await byTestId(page, 's2-causal').uncheck();
+    await page.waitForFunction(() => document.querySelector('[data-testid="s2-status"]').textContent.trim() !== '', null, { timeout: 20000 });
+    assert.match((await statusText(page)).trim(), MESSAGE[lang].section, 'the section says what happened');
+    assert.match((await byTestId(page, 'engine-restarted').textContent()).trim(), MESSAGE[lang].banner, 'the banner too');
+    assert.equal(await page.evaluate((w) => w !== window.__lesson.engine.worker, oldWorker), true, 'a new worker');
+    assert.deepEqual(await upper(page), causalUpper, 'the last good result stays on screen');
+    const during = await inputs(page);
+    assert.deepEqual(during, { ...before, causal: false, search: during.search }, 'inputs kept (the new one included)');
+    // recovery: the next computation works (non-causal differs from causal at the 'sat' row)
+    await byTestId(page, 's2-causal').check();
+    await byTestId(page, 's2-causal').uncheck();
+    await page.waitForFunction(() => document.querySelector('[data-testid="s2-status"]').textContent.trim() === '', null, { timeout: 20000 });
+    const recomputed = await waitChange(() => upper(page), causalUpper);
+    assert.ok(recomputed.some((x) => x > 0), 'recomputed without the mask after the restart');
+    const after = await inputs(page);
+    assert.equal(after.x, before.x, 'matrix unchanged');
+    assert.equal(after.causal, false);
+    assertNoIssues(page, { allowConsole: ALLOW });
+    await page.close();
+  });
+
+  test(`${lang}: an uncaught error and a WebAssembly trap in the worker are noticed; the engine answers after`, T, async () => {
+    const page = await open(lang);
+    for (const kind of ['throw', 'trap']) {
+      const res = await page.evaluate(async (kind) => {
+        const e = window.__lesson.engine;
+        const old = e.worker;
+        const crashed = new Promise((resolve) => { const off = e.onStatus((k, err) => { if (k === 'crash') { off(); resolve(err.code); } }); });
+        let callError = null;
+        try { await e.call('testCrash', { kind }); } catch (err) { callError = err.code; }
+        const code = await crashed;
+        await e.ready;
+        const r = await e.softmaxRow({ logits: [0, Math.log(3)] }).catch((err) => ({ error: err.code }));
+        return { callError, code, replaced: e.worker !== old, r: r && r.error ? r : Array.from(r.weights || r) };
+      }, kind);
+      assert.equal(res.code, 'EngineCrashed', `${kind}: crash reported`);
+      assert.equal(res.replaced, true, `${kind}: worker replaced`);
+      if (kind === 'trap') assert.equal(res.callError, 'EngineCrashed', 'the trapped call rejects with EngineCrashed');
+      assert.ok(Array.isArray(res.r), `${kind}: the engine answers after the restart: ${JSON.stringify(res.r)}`);
+      assert.ok(Math.abs(res.r[1] - 0.75) < 1e-6, `${kind}: softmax(0, ln 3) = (0.25, 0.75): ${res.r}`);
+      assert.match((await byTestId(page, 'engine-restarted').textContent()).trim(), MESSAGE[lang].banner);
+    }
+    assertNoIssues(page, { allowConsole: ALLOW });
+    await page.close();
+  });
+}

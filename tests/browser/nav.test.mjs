@@ -1,0 +1,141 @@
+// A way through the long lesson (issue 12): the where-bar (js/pages/where-bar.mjs) and the
+// "copy link" buttons (js/pages/copy-link.mjs).
+// - Scrolling into section k shows "section k of n" (page language and digits; n and the
+//   titles are read from the page, not hard-coded) with that section's title; a heading the
+//   page jumps to is not under the bar; the back-to-top and contents links work by keyboard;
+//   axe finds nothing in the bar or the buttons; at 360 px the bar fits.
+// - Copy link puts a URL into the clipboard that, opened in a new page, restores the
+//   section's state and place; the outcome is announced in the page language.
+// Screenshots (viewport, 360 and 1280 px, fa and ar): build/screenshots/nav-*.png.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { launch, newPage, url, byTestId, LANGS, ORIGIN, SCREENSHOT_DIR, axeViolations, formatAxe, assertNoIssues } from './helpers.mjs';
+import { waitPage } from './lesson-helpers.mjs';
+
+const T = { timeout: 120000 };
+const WHERE = { fa: /^بخش (\S+) از (\S+)$/, ar: /^القسم (\S+) من (\S+)$/ };
+const COPIED = { fa: /^پیوند کپی شد/, ar: /^نُسخ الرابط/ };
+const locale = { fa: 'fa', ar: 'ar-u-nu-arab' };
+
+let b;
+before(async () => {
+  b = await launch();
+  await b.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: ORIGIN });
+});
+after(async () => { await b?.close(); });
+
+async function open(lang, rest = '', viewport) {
+  const page = await newPage(b, { viewport });
+  await page.goto(url(`/${lang}/index.html${rest}`), { timeout: 60000 });
+  await waitPage(page, 'lesson', 60000);
+  return page;
+}
+
+const shot = async (page, name) => {
+  await mkdir(SCREENSHOT_DIR, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `nav-${name}.png`) });
+};
+
+const bar = (page) => page.evaluate(() => {
+  const el = document.querySelector('[data-testid="where-bar"]');
+  const r = el.getBoundingClientRect();
+  return {
+    hidden: el.hidden, section: el.dataset.section, bottom: r.bottom, width: r.width,
+    count: el.querySelector('.where-count').textContent, title: el.querySelector('.where-title').textContent.trim(),
+    overflow: document.documentElement.scrollWidth > document.documentElement.clientWidth,
+  };
+});
+
+for (const lang of LANGS) {
+  for (const width of [360, 1280]) {
+    test(`${lang} ${width}px: the where-bar follows the reader; top and contents by keyboard`, T, async () => {
+      const page = await open(lang, '', { width, height: width === 360 ? 740 : 900 });
+      const sections = await page.evaluate(() => [...document.querySelectorAll('main > section[id]')]
+        .map((s) => ({ id: s.id, title: s.querySelector('h2').textContent.trim() })));   // (titles read from the page)
+      assert.ok(sections.length >= 9);
+      assert.equal((await bar(page)).hidden, true, 'hidden while the contents are on screen');
+      // a jump from the contents (the bar still hidden) leaves the heading below the bar
+      await page.locator('.toc a[href="#s6"]').click();
+      await page.waitForFunction(() => document.querySelector('[data-testid="where-bar"]').dataset.section === 's6'
+        && !document.querySelector('[data-testid="where-bar"]').hidden);
+      const gap0 = await page.evaluate(() => document.getElementById('s6-h').getBoundingClientRect().top
+        - document.querySelector('[data-testid="where-bar"]').getBoundingClientRect().bottom);
+      assert.ok(gap0 >= 0, `the heading is not under the bar after a jump from the contents (gap ${gap0} px)`);
+      const fmt = (x) => new Intl.NumberFormat(locale[lang]).format(x);
+      for (const k of [4, 7, sections.length]) {
+        const s = sections[k - 1];
+        await page.evaluate((id) => document.getElementById(id).scrollIntoView(), s.id);
+        await page.mouse.wheel(0, 40);
+        await page.waitForFunction((id) => document.querySelector('[data-testid="where-bar"]').dataset.section === id, s.id);
+        const info = await bar(page);
+        assert.equal(info.hidden, false);
+        const m = WHERE[lang].exec(info.count.trim());
+        assert.ok(m, `count text: ${info.count}`);
+        assert.deepEqual([m[1], m[2]], [fmt(k), fmt(sections.length)], `section ${k} of ${sections.length}`);
+        assert.equal(info.title, s.title);
+        assert.equal(info.overflow, false, 'no horizontal overflow');
+        assert.ok(info.width <= width + 1);
+        if (k === 4) await shot(page, `${lang}-${width}`);
+      }
+      // a jump to a heading leaves it below the bar (scroll-margin-top)
+      await page.evaluate(() => { location.hash = '#s6'; });
+      await page.waitForFunction(() => document.querySelector('[data-testid="where-bar"]').dataset.section === 's6');
+      const gap = await page.evaluate(() => document.getElementById('s6-h').getBoundingClientRect().top
+        - document.querySelector('[data-testid="where-bar"]').getBoundingClientRect().bottom);
+      assert.ok(gap >= 0, `the heading is not under the bar (gap ${gap} px)`);
+      const ax = await axeViolations(page, { include: '[data-testid="where-bar"]' });
+      assert.deepEqual(ax, [], formatAxe(ax));
+
+      // the contents, by keyboard
+      await byTestId(page, 'where-toc').focus();
+      await page.keyboard.press('Enter');
+      await page.waitForFunction(() => document.activeElement && document.activeElement.closest('.toc'));
+      assert.ok(await page.evaluate(() => document.querySelector('.toc').getBoundingClientRect().top >= 0), 'contents on screen');
+      // back to the top, by keyboard
+      await page.evaluate(() => document.getElementById('s8').scrollIntoView());
+      await page.mouse.wheel(0, 40);
+      await page.waitForFunction(() => !document.querySelector('[data-testid="where-bar"]').hidden);
+      await byTestId(page, 'where-top').focus();
+      await page.keyboard.press('Enter');
+      await page.waitForFunction(() => scrollY === 0);
+      assert.equal(await page.evaluate(() => document.activeElement.tagName), 'H1', 'focus at the top');
+      await page.waitForFunction(() => document.querySelector('[data-testid="where-bar"]').hidden);
+      assertNoIssues(page);
+      await page.close();
+    });
+  }
+
+  test(`${lang}: copy link puts a URL that restores the section into the clipboard`, T, async () => {
+    const page = await open(lang, '#s2');
+    await byTestId(page, 's2-causal').check();
+    await page.waitForFunction(() => /[?&]s2\.causal=1/.test(location.search));
+    const btn = byTestId(page, 's2-copy-link');
+    assert.equal(await byTestId(page, 's4-copy-link').count(), 1, 's4 (slider state) has one too');
+    await btn.click();
+    await page.waitForFunction(() => document.querySelector('[data-testid="s2-copy-status"]').textContent !== '');
+    assert.match(await byTestId(page, 's2-copy-status').textContent(), COPIED[lang]);
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    const u = new URL(copied);
+    assert.equal(u.hash, '#s2');
+    assert.equal(u.searchParams.get('s2.causal'), '1');
+    for (const width of [360, 1280]) {
+      await page.setViewportSize({ width, height: 800 });
+      await btn.scrollIntoViewIfNeeded();
+      await page.evaluate(() => scrollBy(0, -120));
+      await shot(page, `copy-${lang}-${width}`);
+    }
+    const ax = await axeViolations(page, { include: '.copy-link' });
+    assert.deepEqual(ax, [], formatAxe(ax));
+    // opened in a new page, the link restores the state and the place
+    const fresh = await newPage(b);
+    await fresh.goto(copied, { timeout: 60000 });
+    await waitPage(fresh, 'lesson', 60000);
+    assert.equal(await byTestId(fresh, 's2-causal').isChecked(), true, 'state restored');
+    assert.equal(new URL(fresh.url()).hash, '#s2');
+    assertNoIssues(page);
+    await fresh.close();
+    await page.close();
+  });
+}
