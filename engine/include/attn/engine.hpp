@@ -122,9 +122,14 @@ class KeyValues {
   KeyValues(Matrix k, Matrix v);
   MatrixView k() const { return k_.view(); }
   MatrixView v() const { return v_.view(); }
+  // Largest |entry| of k and of v, found by the same check (the kernels'
+  // float32 overflow guard needs them on every call).
+  float max_abs_k() const { return max_abs_k_; }
+  float max_abs_v() const { return max_abs_v_; }
 
  private:
   Matrix k_, v_;
+  float max_abs_k_ = 0, max_abs_v_ = 0;
 };
 
 // attention(q, kv.k(), kv.v(), opt) without checking k and v again.
