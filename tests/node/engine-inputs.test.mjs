@@ -106,3 +106,31 @@ test('keyValues handles that are never released are freed after garbage collecti
   }
   assert.equal(engine.info().heapBytes, before, 'the wasm heap grew');
 });
+
+// Issue 13, items 1 and 2, through the WebAssembly build and keyValues (the worker pool's path).
+test('inputs near FLT_MAX: every variant gives the reference answer, no dropped key or zeroed row', () => {
+  const cases = [
+    { q: mat([[3e38, 3e38]]), k: mat([[2, -2], [0, 0]]), v: mat([[5], [7]]), want: 6 },
+    { q: mat([[3e38]]), k: mat([[-1e-38], [0]]), v: mat([[5], [7]]), scale: 2, want: 6.995 },
+    { q: mat([[1]]), k: mat([[0], [0]]), v: mat([[3e38], [3e38]]), want: 3e38 },
+  ];
+  for (const { q, k, v, scale, want } of cases) {
+    for (const variant of ['reference', 'materialized', 'chunked']) {
+      for (const causal of [false, true]) {
+        // causal with rowOffset 1: the one query row still sees both keys
+        const r = engine.attention({ q, k, v, scale, variant, causal, rowOffset: causal ? 1 : 0, blockQ: 1, blockK: 1 });
+        assert.deepEqual(r.maskedRows, [], `${variant}`);
+        const got = r.out.data[0];
+        assert.ok(Math.abs(got - want) <= 1e-3 * Math.abs(want), `${variant} causal=${causal}: ${got}, want ${want}`);
+      }
+    }
+    const kv = engine.keyValues({ k, v });
+    const got = kv.attention({ q, scale, variant: 'chunked' }).out.data[0];
+    kv.release();
+    assert.ok(Math.abs(got - want) <= 1e-3 * Math.abs(want), `keyValues: ${got}, want ${want}`);
+    for (const blockK of [1, 2]) {
+      const t = engine.onlineSoftmaxTrace({ q, k, v, scale, row: 0, blockK });
+      assert.ok(Math.abs(t.out[0] - want) <= 1e-3 * Math.abs(want), `trace blockK=${blockK}: ${t.out[0]}, want ${want}`);
+    }
+  }
+});
