@@ -4,7 +4,7 @@
 The format, read from the front, little-endian, zeros past the end:
   u8 op % 4: 0 attention (every variant, KeyValues, trace, statistics), 1 softmax_row,
              2 experiment + random_normal, 3 score_matrix_bytes
-  attention: u8 L-1, u8 S-1, u8 d_k-1, u8 d_v-1 (each modulo 72 or 12), u8 flags
+  attention: u8 L, u8 S (x < 224: x % 24 + 1, else x - 224 + 41), u8 d_k-1, u8 d_v-1 (modulo 12), u8 flags
              (1 causal, 2 mask, 4 scale given, 32 row_offset near SIZE_MAX, 64 block_q = SIZE_MAX),
              f32 scale, [u8 block_q-1 unless flag 64], u8 block_k-1,
              row_offset (u8 if flag 32: SIZE_MAX - it; else u16 % 160),
@@ -34,7 +34,10 @@ def small(exponent, *ints):  # a matrix in mode 1: int8/8 * 2^(exponent-128)
 
 
 def attention(L, S, dk, dv, q, k, v, flags=0, scale=0.0, bq=64, bk=64, row_offset=0, mask=b''):
-    head = bytes([0, L - 1, S - 1, dk - 1, dv - 1, flags]) + f32(scale)
+    def length(n):  # inverse of the decoder's length(): 1..24 below 224, 41..72 from 224
+        assert 1 <= n <= 24 or 41 <= n <= 72
+        return n - 1 if n <= 24 else n - 41 + 224
+    head = bytes([0, length(L), length(S), dk - 1, dv - 1, flags]) + f32(scale)
     if not flags & 64:
         head += bytes([bq - 1])
     head += bytes([bk - 1])
