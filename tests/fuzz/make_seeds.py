@@ -64,6 +64,7 @@ def seeds():
     yield 'denormals', attention(2, 3, 2, 2, raw(1e-40, -0.0, -1e-45, 1e-45), raw(1e-40, 1e-45, -0.0, 0.0, 1e-45, -1e-40),
                                  raw(1e-40, 1, -0.0, 2, 1e-45, 3), flags=2 | 4, scale=1e30, mask=bytes([0b101111]))
     yield 'nan-in-k', attention(1, 2, 1, 1, raw(1), raw(float('nan'), 0), raw(1, 2))
+    yield 'inf-in-v', attention(1, 2, 1, 1, raw(1), raw(0, 0), raw(1, -INF))  # the first fuzz run's find (a harness bug)
     yield 'inf-scale', attention(1, 1, 1, 1, raw(1), raw(1), raw(1), flags=4, scale=INF)
     yield 'zero-scale', attention(1, 1, 1, 1, raw(1), raw(1), raw(1), flags=4, scale=0.0)
     # ordinary shapes across block edges, causal with a row offset and a mask

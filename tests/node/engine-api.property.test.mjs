@@ -60,10 +60,16 @@ const matrixLike = fc.oneof(
   fc.record({ rows: fc.constantFrom(2), cols: fc.constantFrom(2), values: fc.array(dataLike, { minLength: 1, maxLength: 4 }), throwAt: fc.integer({ min: 0, max: 5 }) })
     .map(({ rows, cols, values, throwAt }) => {
       const source = lying([new Float32Array(4), ...values], throwAt);
-      return { rows, cols, get data() { return source.value; } };
+      return { rows, cols, get data() { return source.value; }, [fc.toStringMethod]: () => `{rows: 2, cols: 2, data: getter throwing at read ${throwAt}}` };
     }),
-  fc.constant(new Proxy({}, { get() { throw new Error('proxy trap'); } })),
-  fc.constant(new Proxy({ rows: 2, cols: 2, data: new Float32Array(4) }, { ownKeys() { throw new Error('ownKeys trap'); } })),
+  fc.constant(new Proxy({}, { get(t, p) {
+    // symbols (toStringTag, fast-check's printer) read through; every named field throws
+    if (p === fc.toStringMethod) return () => 'Proxy(get throws)';
+    if (typeof p === 'symbol') return Reflect.get(t, p);
+    throw new Error('proxy trap');
+  } })),
+  fc.constant(new Proxy({ rows: 2, cols: 2, data: new Float32Array(4), [fc.toStringMethod]: () => 'Proxy(ownKeys throws)' },
+    { ownKeys() { throw new Error('ownKeys trap'); } })),
   fc.anything(),
 );
 
@@ -71,7 +77,7 @@ const maskLike = fc.oneof(
   fc.record({ rows: sizes, cols: sizes, data: fc.oneof(impostor, fc.constant(new Uint8Array(16).fill(1)), fc.anything()) }),
   fc.integer({ min: 0, max: 5 }).map((throwAt) => {
     const source = lying([new Uint8Array(16).fill(1), { [Symbol.toStringTag]: 'Uint8Array', length: 16 }, new Uint8Array(1)], throwAt);
-    return { rows: 4, cols: 4, get data() { return source.value; } };
+    return { rows: 4, cols: 4, get data() { return source.value; }, [fc.toStringMethod]: () => `{mask getter throwing at read ${throwAt}}` };
   }),
   fc.anything(),
 );
@@ -121,7 +127,14 @@ test('every other entry point: any argument returns or throws a coded Error', ()
   ];
   const arg = fc.oneof(matrixLike, fc.anything(), fc.array(fc.oneof(fc.double(), fc.anything()), { maxLength: 5 }),
     fc.constant([1, 2, 3]), fc.constant(new Float32Array([0.5, 0.5])), sizes,
-    fc.constant(new Proxy([1, 2], { get(t, p) { if (p === '1') throw new Error('index trap'); return Reflect.get(t, p); } })));
+    fc.constant(new Proxy([1, 2], {
+      get(t, p) {
+        if (p === fc.toStringMethod) return () => 'Proxy([1, 2], index 1 throws)';
+        if (typeof p === 'symbol') return Reflect.get(t, p);
+        if (p === '1') throw new Error('index trap');
+        return Reflect.get(t, p);
+      },
+    })));
   fc.assert(fc.property(fc.integer({ min: 0, max: calls.length - 1 }), arg, (which, x) => { codeOf(() => calls[which](x)); }), RUNS);
   assert.equal(engine.info().heapBytes, heapBefore, 'the wasm heap grew');
 });
