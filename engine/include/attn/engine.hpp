@@ -111,6 +111,12 @@ struct AttentionResult {
   std::vector<std::uint32_t> masked_rows;  // rows with no visible key: out row = 0, weights row = 0
 };
 
+// The fast variants work in float32. Inputs whose float32 steps could
+// overflow (scale·q, a partial sum of q·k, a logit or Σ exp(x − m)·v past
+// FLT_MAX/4, bounded from the inputs' largest magnitudes) run the
+// double-precision reference path instead, whatever the variant: its answer,
+// or NonFinite when a logit itself is beyond float32's range. A key is never
+// dropped and a row never zeroed because a float32 intermediate overflowed.
 AttentionResult attention(MatrixView q, MatrixView k, MatrixView v, const AttentionOptions& opt);
 
 // Keys and values checked once (non-empty, one value row per key, finite)
@@ -146,6 +152,10 @@ struct OnlineSoftmaxStep {
   float l_old = 0, l_new = 0;      // running sum before / after the tile
   std::vector<float> acc;          // unnormalised output accumulator after the tile (d_v)
 };
+// Inputs near float32's limits (see attention) are traced in double and the
+// steps hold float32 copies: acc, not normalised, may then read ±inf (values
+// near FLT_MAX), while out is computed in double; a logit past float32 is
+// refused with NonFinite.
 struct OnlineSoftmaxTrace {
   std::vector<OnlineSoftmaxStep> steps;
   std::vector<float> out;          // acc / l at the end (d_v); zeros when fully masked
