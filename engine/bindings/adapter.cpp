@@ -130,7 +130,8 @@ AttentionOptions to_options(const val& options, std::size_t L, std::size_t S,
   const val js_mask = options["mask"];
   if (!js_mask.isUndefined() && !js_mask.isNull()) {
     mask = emscripten::convertJSArrayToNumberVector<std::uint8_t>(js_mask["data"]);
-    if (mask.size() != L * S)
+    // in double: L * S in size_t wraps at 2^32 on wasm32 (65536 x 65537 would pass as 65536)
+    if (static_cast<double>(mask.size()) != static_cast<double>(L) * static_cast<double>(S))
       throw Error(ErrorCode::ShapeMismatch,
                   "attention: mask has " + std::to_string(mask.size()) + " entries but q has " +
                       std::to_string(L) + " rows and k has " + std::to_string(S) +

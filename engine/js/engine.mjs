@@ -48,31 +48,72 @@ export async function loadEngine() {
 }
 
 // ------------------------------------------------------------------ validation
-function fail(code, message) {
-  const error = new Error(message);
+// Every caller field is read exactly ONCE, here, into plain values and fresh
+// typed-array views; only those reach the bindings. A getter that answers
+// differently on a later read, or throws on one, then cannot slip a
+// different array past the checks (an out-of-bounds read in wasm) or throw
+// from inside an Embind call (which skips C++ destructors: a leak of every
+// input already copied into the wasm heap).
+
+// Errors made by fail(): the read phase (readArgs) passes them on and wraps anything else.
+const engineErrors = new WeakSet();
+function fail(code, message, cause) {
+  const error = new Error(message, cause === undefined ? undefined : { cause });
   error.code = code;
+  engineErrors.add(error);
   throw error;
 }
+
+// Runs read(), the argument checks of `fn`. An exception from the caller's
+// own code (a getter, a Proxy trap) becomes BadArgument with it as `cause`.
+function readArgs(fn, read) {
+  try {
+    return read();
+  } catch (error) {
+    if (engineErrors.has(error)) throw error;
+    let what;
+    try { what = error instanceof Error ? `${error.name}: ${error.message}` : String(error); } catch { what = 'a value'; }
+    return fail('BadArgument', `${fn}: reading the arguments threw ${what}`, error);
+  }
+}
+
+// The intrinsic getters of %TypedArray%.prototype read a typed array's internal
+// slots: neither Symbol.toStringTag nor an own 'length' property can lie to them
+// (Object.prototype.toString and x.length can be made to).
+const typedArrayProto = Object.getPrototypeOf(Uint8Array.prototype);
+const intrinsic = (key) => Object.getOwnPropertyDescriptor(typedArrayProto, key).get;
+const kindGetter = intrinsic(Symbol.toStringTag);  // 'Float32Array', ... or undefined
+const bufferGetter = intrinsic('buffer'), offsetGetter = intrinsic('byteOffset'), lengthGetter = intrinsic('length');
+const kindOf = (x) => kindGetter.call(x);
+const lengthOf = (x) => lengthGetter.call(x);
+// A fresh view of the same memory: no own properties, nothing of the caller's object.
+const viewOf = (Type, x) => new Type(bufferGetter.call(x), offsetGetter.call(x), lengthGetter.call(x));
+
+// wasm32 addresses 4 GiB; no single input may need more.
+const WASM_BYTES = 2 ** 32;
 
 function typeName(x) {
   if (x === null) return 'null';
   if (Array.isArray(x)) return 'an Array';
-  if (ArrayBuffer.isView(x)) return `a ${x.constructor.name}`;
-  return typeof x === 'object' ? 'an object' : `${typeof x} ${String(x)}`;
+  const kind = kindOf(x);
+  if (kind !== undefined) return `a ${kind}`;
+  if (typeof x === 'symbol') return 'a symbol';
+  if (typeof x === 'object' || typeof x === 'function') return `an ${typeof x}`;
+  return `${typeof x} ${String(x)}`;
 }
 
-const tag = (x) => Object.prototype.toString.call(x);
-const isF32 = (x) => tag(x) === '[object Float32Array]';
-const isU8 = (x) => tag(x) === '[object Uint8Array]';
+const isObject = (x) => x !== null && typeof x === 'object' && !Array.isArray(x) && kindOf(x) === undefined;
 
+// The allowed fields of an options object, each read once, as a plain object.
 function options(fn, args, allowed) {
   if (args === undefined) args = {};
-  if (args === null || typeof args !== 'object' || Array.isArray(args))
-    fail('BadArgument', `${fn}: expected an options object, got ${typeName(args)}`);
+  if (!isObject(args)) fail('BadArgument', `${fn}: expected an options object, got ${typeName(args)}`);
+  const out = {};
+  for (const key of allowed) out[key] = args[key];
   for (const key of Object.keys(args))
     if (!allowed.includes(key) && args[key] !== undefined)
       fail('BadArgument', `${fn}: unknown option '${key}'; expected ${allowed.join(', ')}`);
-  return args;
+  return out;
 }
 
 // A whole number >= min (0 gets ZeroDimension when `dimension` is set).
@@ -91,48 +132,66 @@ function boolean(fn, name, x, fallback) {
   return x;
 }
 
+// data: a Float32Array or Float64Array of our own (never the caller's object).
 function requireFinite(fn, name, data, cols) {
-  if (isF32(data)) {
-    // x·0 is 0 for every finite float and NaN for ±Infinity and NaN: one
-    // multiply-add per entry and no branch (the per-entry test below cost
-    // about 2% of a whole attention call at n = 2048)
-    let probe = 0;
-    for (let i = 0; i < data.length; i++) probe += data[i] * 0;
-    if (probe === 0) return;
-  }
-  for (let i = 0; i < data.length; i++) {  // find the first bad entry (or a non-number) for the message
+  // x·0 is 0 for every finite float and NaN for ±Infinity and NaN: one
+  // multiply-add per entry and no branch (the per-entry test below cost
+  // about 2% of a whole attention call at n = 2048)
+  let probe = 0;
+  for (let i = 0; i < data.length; i++) probe += data[i] * 0;
+  if (probe === 0) return;
+  for (let i = 0; i < data.length; i++) {  // find the first bad entry for the message
     const x = data[i];
     if (!Number.isFinite(x)) {
-      if (typeof x !== 'number') fail('BadArgument', `${fn}: ${name}[${i}] must be a number, got ${typeName(x)}`);
       const where = cols ? `row ${Math.floor(i / cols)}, column ${i % cols}` : `index ${i}`;
       fail('NonFinite', `${fn}: ${name} has ${x} at ${where}; all entries must be finite`);
     }
   }
 }
 
+// {rows, cols, data: Float32Array} read once -> {rows, cols, data: a fresh view}.
 function matrix(fn, name, m) {
-  if (m === null || typeof m !== 'object' || Array.isArray(m) || ArrayBuffer.isView(m))
+  if (!isObject(m))
     fail('BadArgument', `${fn}: ${name} must be a matrix {rows, cols, data: Float32Array}, got ${typeName(m)}`);
   const rows = count(fn, `${name}.rows`, m.rows, { min: 0 });
   const cols = count(fn, `${name}.cols`, m.cols, { min: 0 });
+  const data = m.data;
   if (rows === 0 || cols === 0)
     fail('ZeroDimension', `${fn}: ${name} is ${rows}x${cols}; every dimension must be at least 1`);
-  if (!isF32(m.data))
-    fail('BadArgument', `${fn}: ${name}.data must be a Float32Array, got ${typeName(m.data)}` +
-      (Array.isArray(m.data) ? ' (wrap it: new Float32Array(array))' : ''));
-  if (m.data.length !== rows * cols)
-    fail('ShapeMismatch', `${fn}: ${name}.data has ${m.data.length} numbers but ${name} is ${rows}x${cols} (needs ${rows * cols})`);
-  requireFinite(fn, name, m.data, cols);
-  return m;
+  if (kindOf(data) !== 'Float32Array')
+    fail('BadArgument', `${fn}: ${name}.data must be a Float32Array, got ${typeName(data)}` +
+      (Array.isArray(data) ? ' (wrap it: new Float32Array(array))' : ''));
+  const length = lengthOf(data);
+  if (length !== rows * cols)  // in doubles: exact up to 2^53, no 32-bit wrap
+    fail('ShapeMismatch', `${fn}: ${name}.data has ${length} numbers but ${name} is ${rows}x${cols} (needs ${rows * cols})`);
+  if (rows * cols * 4 > WASM_BYTES)
+    fail('TooLarge', `${fn}: ${name} is ${rows}x${cols}, ${rows * cols * 4} bytes; WebAssembly can address 4 GiB at most`);
+  const view = viewOf(Float32Array, data);
+  requireFinite(fn, name, view, cols);
+  return { rows, cols, data: view };
 }
 
-// number[] or Float32Array, at least one finite entry.
+// number[] or Float32Array, read once into a typed array of our own, at least one entry, all finite.
 function vector(fn, name, x) {
-  if (!isF32(x) && !Array.isArray(x))
+  let data;
+  if (kindOf(x) === 'Float32Array') {
+    data = viewOf(Float32Array, x);
+  } else if (Array.isArray(x)) {
+    const length = x.length;
+    if (typeof length !== 'number' || length * 8 > WASM_BYTES)
+      fail('TooLarge', `${fn}: ${name} has ${length} entries; WebAssembly can address 4 GiB at most`);
+    data = new Float64Array(length);
+    for (let i = 0; i < length; i++) {
+      const value = x[i];
+      if (typeof value !== 'number') fail('BadArgument', `${fn}: ${name}[${i}] must be a number, got ${typeName(value)}`);
+      data[i] = value;
+    }
+  } else {
     fail('BadArgument', `${fn}: ${name} must be a Float32Array or an array of numbers, got ${typeName(x)}`);
-  if (x.length === 0) fail('ZeroDimension', `${fn}: ${name} is empty; it needs at least 1 entry`);
-  requireFinite(fn, name, x, 0);
-  return x;
+  }
+  if (data.length === 0) fail('ZeroDimension', `${fn}: ${name} is empty; it needs at least 1 entry`);
+  requireFinite(fn, name, data, 0);
+  return data;
 }
 
 // undefined: 1/sqrt(d_k); null: no scaling (1); else a finite number > 0.
@@ -160,20 +219,25 @@ function qkv(fn, args) {
   return { q, k, v };
 }
 
+// {rows, cols, data: Uint8Array} read once -> {rows, cols, data: a fresh view}.
 function mask(fn, m, L, S) {
-  if (m === null || typeof m !== 'object' || Array.isArray(m) || ArrayBuffer.isView(m))
-    fail('BadArgument', `${fn}: mask must be {rows, cols, data: Uint8Array}, got ${typeName(m)}`);
+  if (!isObject(m)) fail('BadArgument', `${fn}: mask must be {rows, cols, data: Uint8Array}, got ${typeName(m)}`);
   const rows = count(fn, 'mask.rows', m.rows, { min: 0 });
   const cols = count(fn, 'mask.cols', m.cols, { min: 0 });
+  const data = m.data;
   if (rows !== L || cols !== S)
     fail('ShapeMismatch', `${fn}: mask is ${rows}x${cols} but the scores are ${L}x${S} (q rows x k rows)`);
-  if (!isU8(m.data)) fail('BadArgument', `${fn}: mask.data must be a Uint8Array, got ${typeName(m.data)}`);
-  if (m.data.length !== L * S)
-    fail('ShapeMismatch', `${fn}: mask.data has ${m.data.length} entries but the mask is ${L}x${S} (needs ${L * S})`);
-  const bad = m.data.findIndex((x) => x > 1);
+  if (kindOf(data) !== 'Uint8Array') fail('BadArgument', `${fn}: mask.data must be a Uint8Array, got ${typeName(data)}`);
+  const length = lengthOf(data);
+  if (length !== L * S)  // in doubles: 65536 x 65537 is not 65536 here
+    fail('ShapeMismatch', `${fn}: mask.data has ${length} entries but the mask is ${L}x${S} (needs ${L * S})`);
+  if (L * S >= WASM_BYTES)
+    fail('TooLarge', `${fn}: a ${L}x${S} mask is ${L * S} bytes; WebAssembly can address 4 GiB at most`);
+  const view = viewOf(Uint8Array, data);
+  const bad = view.findIndex((x) => x > 1);
   if (bad >= 0)
-    fail('BadArgument', `${fn}: mask has ${m.data[bad]} at row ${Math.floor(bad / S)}, column ${bad % S}; use 1 for visible and 0 for hidden`);
-  return m;
+    fail('BadArgument', `${fn}: mask has ${view[bad]} at row ${Math.floor(bad / S)}, column ${bad % S}; use 1 for visible and 0 for hidden`);
+  return { rows, cols, data: view };
 }
 
 const ATTENTION_OPTIONS = ['causal', 'scale', 'variant', 'blockQ', 'blockK', 'mask', 'returnWeights', 'rowOffset'];
@@ -182,7 +246,7 @@ const ATTENTION_OPTIONS = ['causal', 'scale', 'variant', 'blockQ', 'blockK', 'ma
 function attentionOptions(fn, args, L, S) {
   const variant = args.variant ?? 'materialized';
   if (!VARIANTS.includes(variant))
-    fail('BadArgument', `${fn}: unknown variant '${variant}'; use 'materialized', 'chunked' or 'reference'`);
+    fail('BadArgument', `${fn}: unknown variant '${typeof variant === 'string' ? variant : typeName(variant)}'; use 'materialized', 'chunked' or 'reference'`);
   const returnWeights = boolean(fn, 'returnWeights', args.returnWeights, false);
   if (returnWeights && variant === 'chunked')
     fail('BadArgument', `${fn}: returnWeights is not available with the 'chunked' variant (it never holds the ${L}x${S} weights); use 'materialized'`);
@@ -207,12 +271,19 @@ function makeApi(M) {
     return result;
   };
 
+  // keyValues() handles dropped without release(): their K and V are freed
+  // once the handle is garbage-collected (a safety net; release() frees now).
+  const unreleased = new FinalizationRegistry((id) => { M.releaseKeyValues(id); });
+
   return Object.freeze({
     attention(args) {
       const fn = 'attention';
-      args = options(fn, args, ['q', 'k', 'v', ...ATTENTION_OPTIONS]);
-      const { q, k, v } = qkv(fn, args);
-      return call('attention', q, k, v, attentionOptions(fn, args, q.rows, k.rows));
+      const a = readArgs(fn, () => {
+        const o = options(fn, args, ['q', 'k', 'v', ...ATTENTION_OPTIONS]);
+        const { q, k, v } = qkv(fn, o);
+        return [q, k, v, attentionOptions(fn, o, q.rows, k.rows)];
+      });
+      return call('attention', ...a);
     },
 
     /**
@@ -220,56 +291,79 @@ function makeApi(M) {
      * attention calls on slices of the queries (the worker pool: one copy of
      * K and V per worker per job, not per task). Returns
      * {rows, attention({q, ...options}), release()}; options as attention's.
+     * Call release() when done; a handle that is dropped without it is freed
+     * after garbage collection (FinalizationRegistry), at the runtime's pace.
      */
     keyValues(args) {
       const fn = 'keyValues';
-      args = options(fn, args, ['k', 'v']);
-      const k = matrix(fn, 'k', args.k), v = matrix(fn, 'v', args.v);
-      if (k.rows !== v.rows)
-        fail('ShapeMismatch', `${fn}: k has ${k.rows} rows but v has ${v.rows}; both must be S, one per key`);
+      const { k, v } = readArgs(fn, () => {
+        const o = options(fn, args, ['k', 'v']);
+        const km = matrix(fn, 'k', o.k), vm = matrix(fn, 'v', o.v);
+        if (km.rows !== vm.rows)
+          fail('ShapeMismatch', `${fn}: k has ${km.rows} rows but v has ${vm.rows}; both must be S, one per key`);
+        return { k: km, v: vm };
+      });
       const id = call('storeKeyValues', k, v);
+      const S = k.rows, dk = k.cols;  // not k itself: the handle must not keep the caller's buffer alive
       let released = false;
-      return Object.freeze({
-        rows: k.rows,
+      const handle = Object.freeze({
+        rows: S,
         attention(a) {
           const fn = 'attention';
           if (released) fail('BadArgument', `${fn}: these keys and values were released`);
-          a = options(fn, a, ['q', ...ATTENTION_OPTIONS]);
-          const q = matrix(fn, 'q', a.q);
-          if (q.cols !== k.cols)
-            fail('ShapeMismatch', `${fn}: q has ${q.cols} columns but k has ${k.cols}; both must be d_k`);
-          return call('attentionStored', id, q, attentionOptions(fn, a, q.rows, k.rows));
+          const [q, o] = readArgs(fn, () => {
+            const opts = options(fn, a, ['q', ...ATTENTION_OPTIONS]);
+            const qm = matrix(fn, 'q', opts.q);
+            if (qm.cols !== dk)
+              fail('ShapeMismatch', `${fn}: q has ${qm.cols} columns but k has ${dk}; both must be d_k`);
+            return [qm, attentionOptions(fn, opts, qm.rows, S)];
+          });
+          return call('attentionStored', id, q, o);
         },
         release() {
-          if (!released) call('releaseKeyValues', id);
+          if (released) return;
           released = true;
+          unreleased.unregister(handle);
+          call('releaseKeyValues', id);
         },
       });
+      unreleased.register(handle, id, handle);
+      return handle;
     },
 
     rowStats(weights) {
-      return call('rowStats', matrix('rowStats', 'weights', weights));
+      return call('rowStats', readArgs('rowStats', () => matrix('rowStats', 'weights', weights)));
     },
 
     experiment(args) {
       const fn = 'experiment';
-      args = options(fn, args, ['n', 'dk', 'seeds', 'scale']);
-      const n = count(fn, 'n', args.n);
-      const dk = count(fn, 'dk', args.dk);
-      if (!Array.isArray(args.seeds) || args.seeds.length === 0)
-        fail('BadArgument', `${fn}: seeds must be a non-empty array of whole numbers, got ${typeName(args.seeds)}`);
-      args.seeds.forEach((s, i) => count(fn, `seeds[${i}]`, s, { min: 0 }));
-      const scale = boolean(fn, 'scale', args.scale);
-      return call('experiment', n, dk, args.seeds, scale);
+      const a = readArgs(fn, () => {
+        const o = options(fn, args, ['n', 'dk', 'seeds', 'scale']);
+        const n = count(fn, 'n', o.n);
+        const dk = count(fn, 'dk', o.dk);
+        const seeds = o.seeds;
+        if (!Array.isArray(seeds))
+          fail('BadArgument', `${fn}: seeds must be a non-empty array of whole numbers, got ${typeName(seeds)}`);
+        const length = seeds.length;
+        if (length === 0) fail('BadArgument', `${fn}: seeds must be a non-empty array of whole numbers, got an empty Array`);
+        if (length > 2 ** 20) fail('TooLarge', `${fn}: ${length} seeds; at most ${2 ** 20} per call`);
+        const list = [];
+        for (let i = 0; i < length; i++) list.push(count(fn, `seeds[${i}]`, seeds[i], { min: 0 }));
+        return [n, dk, list, boolean(fn, 'scale', o.scale)];
+      });
+      return call('experiment', ...a);
     },
 
     scoreMatrixBytes(args) {
       const fn = 'scoreMatrixBytes';
-      args = options(fn, args, ['n', 'bytesPerElement', 'heads', 'layers', 'batch']);
-      const { n, bytesPerElement, heads = 1, layers = 1, batch = 1 } = args;
-      const whole = (name, x) => count(fn, name, x, { dimension: false });
-      return call('scoreMatrixBytes', whole('n', n), whole('bytesPerElement', bytesPerElement),
-        whole('heads', heads), whole('layers', layers), whole('batch', batch));
+      const a = readArgs(fn, () => {
+        const o = options(fn, args, ['n', 'bytesPerElement', 'heads', 'layers', 'batch']);
+        const { n, bytesPerElement, heads = 1, layers = 1, batch = 1 } = o;
+        const whole = (name, x) => count(fn, name, x, { dimension: false });
+        return [whole('n', n), whole('bytesPerElement', bytesPerElement), whole('heads', heads),
+          whole('layers', layers), whole('batch', batch)];
+      });
+      return call('scoreMatrixBytes', ...a);
     },
 
     /** {simd, version, heapBytes}: heapBytes is the current (= peak) wasm heap size. */
@@ -279,40 +373,49 @@ function makeApi(M) {
 
     softmaxRow(args) {
       const fn = 'softmaxRow';
-      args = options(fn, args, ['logits', 'subtractMax']);
-      const logits = vector(fn, 'logits', args.logits);
-      return call('softmaxRow', logits, boolean(fn, 'subtractMax', args.subtractMax, true));
+      const a = readArgs(fn, () => {
+        const o = options(fn, args, ['logits', 'subtractMax']);
+        return [vector(fn, 'logits', o.logits), boolean(fn, 'subtractMax', o.subtractMax, true)];
+      });
+      return call('softmaxRow', ...a);
     },
 
     onlineSoftmaxTrace(args) {
       const fn = 'onlineSoftmaxTrace';
-      args = options(fn, args, ['q', 'k', 'v', 'row', 'blockK', 'causal', 'scale']);
-      const { q, k, v } = qkv(fn, args);
-      const row = count(fn, 'row', args.row, { min: 0 });
-      if (row >= q.rows) fail('BadArgument', `${fn}: row is ${row} but q has only ${q.rows} rows`);
-      const blockK = count(fn, 'blockK', args.blockK, { dimension: false });
-      return call('onlineSoftmaxTrace', q, k, v, row, blockK,
-        boolean(fn, 'causal', args.causal, false), scaleOption(fn, args.scale));
+      const a = readArgs(fn, () => {
+        const o = options(fn, args, ['q', 'k', 'v', 'row', 'blockK', 'causal', 'scale']);
+        const { q, k, v } = qkv(fn, o);
+        const row = count(fn, 'row', o.row, { min: 0 });
+        if (row >= q.rows) fail('BadArgument', `${fn}: row is ${row} but q has only ${q.rows} rows`);
+        const blockK = count(fn, 'blockK', o.blockK, { dimension: false });
+        return [q, k, v, row, blockK, boolean(fn, 'causal', o.causal, false), scaleOption(fn, o.scale)];
+      });
+      return call('onlineSoftmaxTrace', ...a);
     },
 
     logitStats(args) {
       const fn = 'logitStats';
-      args = options(fn, args, ['q', 'k', 'scale']);
-      const q = matrix(fn, 'q', args.q);
-      const k = matrix(fn, 'k', args.k);
-      sameWidth(fn, q, k);
-      return call('logitStats', q, k, scaleOption(fn, args.scale));
+      const a = readArgs(fn, () => {
+        const o = options(fn, args, ['q', 'k', 'scale']);
+        const q = matrix(fn, 'q', o.q);
+        const k = matrix(fn, 'k', o.k);
+        sameWidth(fn, q, k);
+        return [q, k, scaleOption(fn, o.scale)];
+      });
+      return call('logitStats', ...a);
     },
 
     jacobianNorm(p) {
-      return call('jacobianNorm', vector('jacobianNorm', 'p', p));
+      return call('jacobianNorm', readArgs('jacobianNorm', () => vector('jacobianNorm', 'p', p)));
     },
 
     randomNormal(args) {
       const fn = 'randomNormal';
-      args = options(fn, args, ['seed', 'rows', 'cols']);
-      const seed = count(fn, 'seed', args.seed, { min: 0 });
-      return call('randomNormal', seed, count(fn, 'rows', args.rows), count(fn, 'cols', args.cols));
+      const a = readArgs(fn, () => {
+        const o = options(fn, args, ['seed', 'rows', 'cols']);
+        return [count(fn, 'seed', o.seed, { min: 0 }), count(fn, 'rows', o.rows), count(fn, 'cols', o.cols)];
+      });
+      return call('randomNormal', ...a);
     },
 
     memoryBudget() {
@@ -320,7 +423,7 @@ function makeApi(M) {
     },
 
     setMemoryBudget(bytes) {
-      call('setMemoryBudget', count('setMemoryBudget', 'bytes', bytes, { min: 0 }));
+      call('setMemoryBudget', readArgs('setMemoryBudget', () => count('setMemoryBudget', 'bytes', bytes, { min: 0 })));
     },
   });
 }

@@ -1,6 +1,7 @@
 // attn::attention: validates a request, checks that the chosen kernel's
 // allocations fit the memory budget, then runs the reference, materialized
 // or chunked kernel. Nothing large is allocated before every check passes.
+#include <algorithm>
 #include <new>
 #include <utility>
 
@@ -12,6 +13,10 @@ namespace {
 
 AttentionResult run(const detail::Problem& p, const AttentionOptions& opt, const char* fn) {
   using namespace detail;
+  // Inputs whose float32 steps could overflow (see fast_path_safe) take the
+  // double-precision reference path, whatever variant was asked for: the
+  // same answer (within the fast paths' tolerance) or a NonFinite refusal.
+  const bool float_path = opt.variant == Variant::Reference || fast_path_safe(p);
 
   double bytes = 0.0;
   switch (opt.variant) {
@@ -39,12 +44,17 @@ AttentionResult run(const detail::Problem& p, const AttentionOptions& opt, const
       fail(ErrorCode::BadArgument, std::string(fn) + ": unknown variant " +
                                        std::to_string(static_cast<int>(opt.variant)));
   }
+  if (!float_path) bytes = std::max(bytes, reference_bytes(p, opt.return_weights));
   require_budget(bytes, fn,
                  "attention with L=" + std::to_string(p.L) + ", S=" + std::to_string(p.S) +
                      ", d_k=" + std::to_string(p.d_k) + ", d_v=" + std::to_string(p.d_v));
 
   AttentionResult r;
   try {
+    if (!float_path) {
+      reference_attention(p, opt.return_weights, r, true);
+      return r;
+    }
     switch (opt.variant) {
       case Variant::Reference: reference_attention(p, opt.return_weights, r); break;
       case Variant::Materialized: materialized_attention(p, opt.return_weights, r); break;
@@ -75,14 +85,14 @@ KeyValues::KeyValues(Matrix k, Matrix v) : k_(std::move(k)), v_(std::move(v)) {
                                        " rows but v has " + std::to_string(v_.rows) +
                                        "; both must be S, one per key (k is " + shape(k_.view()) +
                                        ", v is " + shape(v_.view()) + ")");
-  require_finite(k_.view(), fn, "k");
-  require_finite(v_.view(), fn, "v");
+  max_abs_k_ = require_finite(k_.view(), fn, "k");
+  max_abs_v_ = require_finite(v_.view(), fn, "v");
 }
 
 AttentionResult attention(MatrixView q, const KeyValues& kv, const AttentionOptions& opt) {
   const char* fn = "attention";
   return run(detail::make_problem(q, kv.k(), kv.v(), opt.causal, opt.scale, opt.mask, opt.row_offset,
-                                  fn, false),
+                                  fn, false, kv.max_abs_k(), kv.max_abs_v()),
              opt, fn);
 }
 

@@ -212,7 +212,14 @@ void store_rows(const Problem& p, std::size_t i0, std::size_t rows, const float*
       fail_logit_overflow("attention", i);
     const float s = divide_by_l ? 1.0f / l[row] : 1.0f;
     const float* o_row = o + row * p.d_v;
-    for (std::size_t t = 0; t < p.d_v; ++t) out_i[t] = o_row[t] * s;
+    bool finite = true;
+    for (std::size_t t = 0; t < p.d_v; ++t) {
+      out_i[t] = o_row[t] * s;
+      finite &= std::isfinite(out_i[t]);
+    }
+    // fast_path_safe rules this out; checked anyway, once per entry of out,
+    // so that a gap in that bound refuses instead of returning inf or NaN
+    if (!finite) fail_logit_overflow("attention", i);
   }
 }
 

@@ -25,8 +25,9 @@ std::string bytes_text(double bytes);  // "134217728 bytes (134.2 MB)"
 
 // ZeroDimension if rows or cols is 0; BadArgument if data is null.
 void require_matrix(MatrixView m, const char* fn, const char* name);
-// NonFinite naming the first NaN/inf entry as (row, col).
-void require_finite(MatrixView m, const char* fn, const char* name);
+// NonFinite naming the first NaN/inf entry as (row, col); else returns the
+// largest |entry| (same pass).
+float require_finite(MatrixView m, const char* fn, const char* name);
 // nullopt -> 1/sqrt(d_k); NonFinite for NaN/inf, BadArgument for <= 0.
 float resolve_scale(std::optional<float> scale, std::size_t d_k, const char* fn);
 

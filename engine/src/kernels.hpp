@@ -12,7 +12,10 @@
 namespace attn::detail {
 
 double reference_bytes(const Problem& p, bool return_weights);
-void reference_attention(const Problem& p, bool return_weights, AttentionResult& r);
+// float32_logits: refuse (NonFinite) a visible logit beyond float32's range,
+// as the fast paths must; it is how they run inputs that fail fast_path_safe.
+void reference_attention(const Problem& p, bool return_weights, AttentionResult& r,
+                         bool float32_logits = false);
 
 double materialized_bytes(const Problem& p, bool return_weights);
 void materialized_attention(const Problem& p, bool return_weights, AttentionResult& r);

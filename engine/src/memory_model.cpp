@@ -23,7 +23,10 @@ double score_matrix_bytes(double n, double bytes_per_element, double heads, doub
   require_count(heads, "heads");
   require_count(layers, "layers");
   require_count(batch, "batch");
-  return n * n * bytes_per_element * heads * layers * batch;
+  const double bytes = n * n * bytes_per_element * heads * layers * batch;
+  if (!std::isfinite(bytes))  // each count finite, the product past 1.8e308
+    detail::fail(ErrorCode::BadArgument, "score_matrix_bytes: the product of n*n, bytes_per_element, heads, layers and batch is beyond double's range");
+  return bytes;
 }
 
 }  // namespace attn

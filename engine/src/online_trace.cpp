@@ -13,12 +13,115 @@
 
 namespace attn {
 
+namespace {
+
+using detail::Problem;
+constexpr float neg_inf = -std::numeric_limits<float>::infinity();
+
+// The lesson's trace: float32 throughout, the same online_update as the
+// chunked kernel's step. Only for inputs that pass fast_path_safe.
+void float32_steps(const Problem& p, std::size_t row, std::size_t bk, OnlineSoftmaxTrace& trace) {
+  const float* q_i = p.q.data + row * p.d_k;
+  const std::size_t end = p.key_end(row);
+  std::vector<float> s(bk), acc(p.d_v, 0.0f);
+  float m = neg_inf, l = 0.0f;
+  for (std::size_t j0 = 0, tile = 0; j0 < end; j0 += bk, ++tile) {
+    const std::size_t w = std::min(bk, p.S - j0);
+    for (std::size_t c = 0; c < w; ++c) {
+      const std::size_t j = j0 + c;
+      s[c] = j < end ? p.scale * simd::dot(q_i, p.k.data + j * p.d_k, p.d_k) : neg_inf;
+    }
+    OnlineSoftmaxStep step;
+    step.tile = tile;
+    step.key_begin = j0;
+    step.key_end = j0 + w;
+    step.m_old = m;
+    step.l_old = l;
+    const detail::OnlineUpdate u =
+        detail::online_update(s.data(), w, p.v.data + j0 * p.d_v, p.d_v, m, l, acc.data());
+    step.tile_max = u.tile_max;
+    step.rescale = u.rescale;
+    step.m_new = m;
+    step.l_new = l;
+    step.acc = acc;
+    trace.steps.push_back(std::move(step));
+  }
+
+  trace.out.assign(p.d_v, 0.0f);
+  if (l != 0.0f) {  // guard 1/l: with no visible key the row stays zero
+    if (!std::isfinite(m) || !std::isfinite(l)) detail::fail_logit_overflow("online_softmax_trace", row);
+    for (std::size_t c = 0; c < p.d_v; ++c) trace.out[c] = acc[c] * (1.0f / l);
+  }
+}
+
+// The same steps in double, for inputs near float32's limits (see
+// fast_path_safe): a float32 trace would turn inf·0 into NaN and drop a
+// key, or sum values near FLT_MAX to +inf before dividing by l. The steps
+// keep float32 copies of m, l and acc; acc, which is not normalised, can
+// exceed float32 there and then reads ±inf, but out = acc / l is computed
+// in double. A logit itself past float32 is refused (NonFinite).
+void double_steps(const Problem& p, std::size_t row, std::size_t bk, const char* fn,
+                  OnlineSoftmaxTrace& trace) {
+  const double neg_inf_d = -std::numeric_limits<double>::infinity();
+  const float* q_i = p.q.data + row * p.d_k;
+  const std::size_t end = p.key_end(row);
+  std::vector<double> s(bk), acc(p.d_v, 0.0);
+  double m = neg_inf_d, l = 0.0;
+  const auto floats = [](const std::vector<double>& x) { return std::vector<float>(x.begin(), x.end()); };
+  for (std::size_t j0 = 0, tile = 0; j0 < end; j0 += bk, ++tile) {
+    const std::size_t w = std::min(bk, p.S - j0);
+    double tile_max = neg_inf_d;
+    for (std::size_t c = 0; c < w; ++c) {
+      const std::size_t j = j0 + c;
+      s[c] = neg_inf_d;
+      if (j >= end) continue;
+      const float* k_j = p.k.data + j * p.d_k;
+      double dot = 0.0;
+      for (std::size_t t = 0; t < p.d_k; ++t) dot += static_cast<double>(q_i[t]) * k_j[t];
+      s[c] = static_cast<double>(p.scale) * dot;
+      detail::require_float_logit(s[c], fn, row, j);
+      tile_max = std::max(tile_max, s[c]);
+    }
+    OnlineSoftmaxStep step;
+    step.tile = tile;
+    step.key_begin = j0;
+    step.key_end = j0 + w;
+    step.m_old = static_cast<float>(m);
+    step.l_old = static_cast<float>(l);
+    step.tile_max = static_cast<float>(tile_max);
+    step.rescale = 1.0f;  // as online_update: 1 when nothing in the tile is visible
+    if (tile_max != neg_inf_d) {
+      const double m_new = std::max(m, tile_max);
+      const double rescale = m == neg_inf_d ? 0.0 : std::exp(m - m_new);
+      l *= rescale;
+      for (double& a : acc) a *= rescale;
+      for (std::size_t c = 0; c < w; ++c) {
+        if (s[c] == neg_inf_d) continue;
+        const double e = std::exp(s[c] - m_new);
+        l += e;
+        const float* v_j = p.v.data + (j0 + c) * p.d_v;
+        for (std::size_t t = 0; t < p.d_v; ++t) acc[t] += e * v_j[t];
+      }
+      m = m_new;
+      step.rescale = static_cast<float>(rescale);
+    }
+    step.m_new = static_cast<float>(m);
+    step.l_new = static_cast<float>(l);
+    step.acc = floats(acc);
+    trace.steps.push_back(std::move(step));
+  }
+  trace.out.assign(p.d_v, 0.0f);
+  if (l != 0.0)
+    for (std::size_t c = 0; c < p.d_v; ++c) trace.out[c] = static_cast<float>(acc[c] / l);
+}
+
+}  // namespace
+
 // q: (L, d_k)  k: (S, d_k)  v: (S, d_v)  trace.out, trace.reference: (d_v)
 OnlineSoftmaxTrace online_softmax_trace(MatrixView q, MatrixView k, MatrixView v, std::size_t row,
                                         std::size_t block_k, bool causal,
                                         std::optional<float> scale) {
   using namespace detail;
-  constexpr float neg_inf = -std::numeric_limits<float>::infinity();
   const char* fn = "online_softmax_trace";
   const Problem p = make_problem(q, k, v, causal, scale, nullptr, 0, fn);
   if (row >= p.L)
@@ -36,35 +139,10 @@ OnlineSoftmaxTrace online_softmax_trace(MatrixView q, MatrixView k, MatrixView v
                          std::to_string(block_k) + ", d_v=" + std::to_string(p.d_v));
 
   OnlineSoftmaxTrace trace;
-  const float* q_i = p.q.data + row * p.d_k;
-  const std::size_t end = p.key_end(row);
-  std::vector<float> s(bk), acc(p.d_v, 0.0f);
-  float m = neg_inf, l = 0.0f;
-  for (std::size_t j0 = 0, tile = 0; j0 < end; j0 += bk, ++tile) {
-    const std::size_t w = std::min(bk, p.S - j0);
-    for (std::size_t c = 0; c < w; ++c) {
-      const std::size_t j = j0 + c;
-      s[c] = j < end ? p.scale * simd::dot(q_i, p.k.data + j * p.d_k, p.d_k) : neg_inf;
-    }
-    OnlineSoftmaxStep step;
-    step.tile = tile;
-    step.key_begin = j0;
-    step.key_end = j0 + w;
-    step.m_old = m;
-    step.l_old = l;
-    const OnlineUpdate u = online_update(s.data(), w, p.v.data + j0 * p.d_v, p.d_v, m, l, acc.data());
-    step.tile_max = u.tile_max;
-    step.rescale = u.rescale;
-    step.m_new = m;
-    step.l_new = l;
-    step.acc = acc;
-    trace.steps.push_back(std::move(step));
-  }
-
-  trace.out.assign(p.d_v, 0.0f);
-  if (l != 0.0f) {  // guard 1/l: with no visible key the row stays zero
-    if (!std::isfinite(m) || !std::isfinite(l)) fail_logit_overflow(fn, row);
-    for (std::size_t c = 0; c < p.d_v; ++c) trace.out[c] = acc[c] * (1.0f / l);
+  if (fast_path_safe(p)) {
+    float32_steps(p, row, bk, trace);
+  } else {
+    double_steps(p, row, bk, fn, trace);
   }
 
   std::vector<double> logits(p.S), w(p.S), ref(p.d_v);

@@ -53,7 +53,8 @@ double reference_bytes(const Problem& p, bool return_weights) {
 }
 
 // out: (L, d_v)  scores, weights: (L, S) when return_weights
-void reference_attention(const Problem& p, bool return_weights, AttentionResult& r) {
+void reference_attention(const Problem& p, bool return_weights, AttentionResult& r,
+                         bool float32_logits) {
   r.out = Matrix(p.L, p.d_v);
   if (return_weights) {
     r.scores = Matrix(p.L, p.S);
@@ -64,6 +65,10 @@ void reference_attention(const Problem& p, bool return_weights, AttentionResult&
   for (std::size_t i = 0; i < p.L; ++i) {
     if (!reference_row(p, i, logits.data(), w.data(), out_i.data()))
       r.masked_rows.push_back(static_cast<std::uint32_t>(i));
+    if (float32_logits)  // hidden keys are -inf, which float32 holds
+      for (std::size_t j = 0; j < p.S; ++j)
+        if (logits[j] != -std::numeric_limits<double>::infinity())
+          require_float_logit(logits[j], "attention", i, j);
     for (std::size_t c = 0; c < p.d_v; ++c) r.out.at(i, c) = static_cast<float>(out_i[c]);
     if (!return_weights) continue;
     for (std::size_t j = 0; j < p.S; ++j) {

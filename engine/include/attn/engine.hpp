@@ -111,6 +111,12 @@ struct AttentionResult {
   std::vector<std::uint32_t> masked_rows;  // rows with no visible key: out row = 0, weights row = 0
 };
 
+// The fast variants work in float32. Inputs whose float32 steps could
+// overflow (scale·q, a partial sum of q·k, a logit or Σ exp(x − m)·v past
+// FLT_MAX/4, bounded from the inputs' largest magnitudes) run the
+// double-precision reference path instead, whatever the variant: its answer,
+// or NonFinite when a logit itself is beyond float32's range. A key is never
+// dropped and a row never zeroed because a float32 intermediate overflowed.
 AttentionResult attention(MatrixView q, MatrixView k, MatrixView v, const AttentionOptions& opt);
 
 // Keys and values checked once (non-empty, one value row per key, finite)
@@ -122,9 +128,14 @@ class KeyValues {
   KeyValues(Matrix k, Matrix v);
   MatrixView k() const { return k_.view(); }
   MatrixView v() const { return v_.view(); }
+  // Largest |entry| of k and of v, found by the same check (the kernels'
+  // float32 overflow guard needs them on every call).
+  float max_abs_k() const { return max_abs_k_; }
+  float max_abs_v() const { return max_abs_v_; }
 
  private:
   Matrix k_, v_;
+  float max_abs_k_ = 0, max_abs_v_ = 0;
 };
 
 // attention(q, kv.k(), kv.v(), opt) without checking k and v again.
@@ -141,6 +152,10 @@ struct OnlineSoftmaxStep {
   float l_old = 0, l_new = 0;      // running sum before / after the tile
   std::vector<float> acc;          // unnormalised output accumulator after the tile (d_v)
 };
+// Inputs near float32's limits (see attention) are traced in double and the
+// steps hold float32 copies: acc, not normalised, may then read ±inf (values
+// near FLT_MAX), while out is computed in double; a logit past float32 is
+// refused with NonFinite.
 struct OnlineSoftmaxTrace {
   std::vector<OnlineSoftmaxStep> steps;
   std::vector<float> out;          // acc / l at the end (d_v); zeros when fully masked

@@ -1,0 +1,433 @@
+// libFuzzer target for every public entry point of engine.hpp (issue 13).
+// It checks invariants, not just crashes:
+//   - inputs with NaN/inf are refused with NonFinite, a scale <= 0 with BadArgument;
+//   - every fast path (materialized with and without weights, chunked with the
+//     decoded block sizes, both through attn::KeyValues too, the online softmax
+//     trace) either refuses with NonFinite or agrees with the scalar reference
+//     (which works in double) within a tolerance scaled to the logits' size;
+//     masked rows are the reference's, outputs finite;
+//   - weights are finite, >= 0, exactly 0 where hidden and sum to 1 per visible row;
+//   - the helpers (softmax_row, row_stats, logit_stats, jacobian norm,
+//     experiment, random_normal, score_matrix_bytes) give finite, in-range numbers;
+//   - no other exception, no sanitizer report, no leak (LeakSanitizer).
+// A failed invariant calls __builtin_trap(), which libFuzzer reports as a crash
+// and saves the input. The input format (little-endian, read from the front,
+// zeros past the end) is written out in tests/fuzz/make_seeds.py.
+#include <cfloat>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <optional>
+#include <vector>
+
+#include "attn/engine.hpp"
+
+namespace {
+
+// Prints what failed and traps (libFuzzer then saves the input as crash-*).
+#define CHECK(cond)                                                                \
+  do {                                                                             \
+    if (!(cond)) {                                                                 \
+      std::fprintf(stderr, "fuzz_engine: invariant failed at line %d: %s\n", __LINE__, #cond); \
+      __builtin_trap();                                                            \
+    }                                                                              \
+  } while (0)
+
+class Reader {
+ public:
+  Reader(const std::uint8_t* data, std::size_t size) : p_(data), n_(size) {}
+  std::uint8_t u8() { return pos_ < n_ ? p_[pos_++] : 0; }
+  std::uint16_t u16() { return static_cast<std::uint16_t>(u8() | (u8() << 8)); }
+  std::uint32_t u32() { return static_cast<std::uint32_t>(u16()) | (static_cast<std::uint32_t>(u16()) << 16); }
+  float f32_bits() {
+    const std::uint32_t bits = u32();
+    float f;
+    std::memcpy(&f, &bits, sizeof f);
+    return f;
+  }
+
+ private:
+  const std::uint8_t* p_;
+  std::size_t n_, pos_ = 0;
+};
+
+// A matrix: one byte of mode, one of exponent, then the entries. Mode 0: raw
+// float32 bits per entry (NaN, inf, denormals, anything). Otherwise each
+// entry is an int8 / 8 times 2^(exponent - 128), so that a whole matrix
+// shares one magnitude, from denormal to past FLT_MAX.
+attn::Matrix read_matrix(Reader& in, std::size_t rows, std::size_t cols) {
+  attn::Matrix m(rows, cols);
+  const std::uint8_t mode = in.u8();
+  const int exponent = static_cast<int>(in.u8()) - 128;
+  for (float& x : m.data) {
+    if (mode % 4 == 0) {
+      x = in.f32_bits();
+    } else {
+      const auto small = static_cast<std::int8_t>(in.u8());
+      x = std::ldexp(static_cast<float>(small) / 8.0f, exponent);
+    }
+  }
+  return m;
+}
+
+bool all_finite(const attn::Matrix& m) {
+  for (float x : m.data)
+    if (!std::isfinite(x)) return false;
+  return true;
+}
+
+float max_abs(const attn::Matrix& m) {
+  float top = 0.0f;
+  for (float x : m.data) top = std::fmax(top, std::fabs(x));
+  return top;
+}
+
+template <class F>
+std::optional<attn::ErrorCode> error_of(F&& f) {
+  try {
+    f();
+  } catch (const attn::Error& e) {
+    return e.code();
+  }
+  return std::nullopt;
+}
+
+// Largest error a float32 logit can carry: the dot product's rounding,
+// (d_k + 3) units of 2^-24 of Σ|q_t·k_t|·|scale| at most (plus one for the scale).
+double logit_error(std::size_t d_k, double scale, double q, double k) {
+  return (static_cast<double>(d_k) + 3.0) * 0x1p-23 * scale * q * k * static_cast<double>(d_k);
+}
+
+struct Inputs {
+  attn::Matrix q, k, v;
+  attn::AttentionOptions opt;
+  std::vector<std::uint8_t> mask;
+};
+
+// True when some float32 step could overflow, judged here on its own (in
+// double, per pair, not with the engine's bound): scale·q, a partial sum of
+// q·k scaled or not, or the un-normalised sum of up to S value rows. Float32
+// would then lose the answer entirely (inf·0, inf − inf), not by a rounding
+// error, so engine.hpp's rule applies in full: the reference's answer,
+// tightly, or a NonFinite refusal (issue 13's first examples are caught here).
+bool float_may_overflow(const Inputs& in, double scale) {
+  const double half = static_cast<double>(FLT_MAX) / 2.0;
+  if (static_cast<double>(in.k.rows) * max_abs(in.v) > half) return true;
+  const std::size_t d_k = in.q.cols;
+  for (std::size_t i = 0; i < in.q.rows; ++i)
+    for (std::size_t j = 0; j < in.k.rows; ++j) {
+      double scaled = 0.0, unscaled = 0.0;
+      for (std::size_t t = 0; t < d_k; ++t) {
+        const double q = in.q.at(i, t), k = in.k.at(j, t);
+        if (std::fabs(scale * q) > half) return true;
+        unscaled += std::fabs(q * k);
+        scaled += std::fabs(scale * q * k);
+      }
+      if (unscaled > half || scaled > half) return true;
+    }
+  return false;
+}
+
+// The reference's result, and whether the fast path's matches it.
+void compare(const Inputs& in, const attn::AttentionResult& ref, const attn::AttentionResult& r,
+             bool weights, double scale) {
+  const std::size_t L = in.q.rows, S = in.k.rows, d_v = in.v.cols;
+  CHECK(r.out.rows == L && r.out.cols == d_v);
+  CHECK(r.masked_rows == ref.masked_rows);
+  const double v_max = max_abs(in.v);
+  const bool exact = float_may_overflow(in, scale);
+  const double e = exact ? 0.0 : logit_error(in.q.cols, scale, max_abs(in.q), max_abs(in.k));
+  // weights move by about 2e relative when the logits move by e; the fast
+  // exp adds about 6e-6 relative (engine/src/fast_exp.hpp), each sum a few ulps per key
+  const bool comparable = e < 0.05;
+  const double tol = v_max * (2e-5 + 8.0 * e + 1e-6 * static_cast<double>(S)) + 1e-44 * static_cast<double>(S);
+  for (std::size_t i = 0; i < L; ++i)
+    for (std::size_t c = 0; c < d_v; ++c) {
+      const float got = r.out.at(i, c), want = ref.out.at(i, c);
+      CHECK(std::isfinite(got));
+      CHECK(std::fabs(static_cast<double>(got)) <= v_max * (1.0 + 1e-5));  // a convex combination of v
+      if (comparable) CHECK(std::fabs(static_cast<double>(got) - want) <= tol);
+    }
+  if (!weights) return;
+  CHECK(r.weights.rows == L && r.weights.cols == S && r.scores.rows == L && r.scores.cols == S);
+  std::vector<bool> masked(L, false);
+  for (std::uint32_t i : r.masked_rows) masked[i] = true;
+  for (std::size_t i = 0; i < L; ++i) {
+    double sum = 0.0;
+    for (std::size_t j = 0; j < S; ++j) {
+      const float w = r.weights.at(i, j);
+      CHECK(std::isfinite(w) && w >= 0.0f);
+      // hidden: weight 0 and score -inf (the reference marks them -inf too)
+      if (ref.scores.at(i, j) == -std::numeric_limits<float>::infinity()) {
+        CHECK(w == 0.0f);
+        CHECK(r.scores.at(i, j) == -std::numeric_limits<float>::infinity());
+      } else {
+        CHECK(std::isfinite(r.scores.at(i, j)));
+      }
+      if (comparable) CHECK(std::fabs(static_cast<double>(w) - ref.weights.at(i, j)) <= 2e-5 + 8.0 * e);
+      sum += w;
+    }
+    if (masked[i]) {
+      CHECK(sum == 0.0);
+    } else {
+      CHECK(std::fabs(sum - 1.0) <= 1e-5 + 1e-6 * static_cast<double>(S));
+    }
+  }
+}
+
+// A fast path: either NonFinite, or the reference's answer.
+template <class F>
+void fast_path(const Inputs& in, const attn::AttentionResult& ref, bool weights, double scale, F&& run) {
+  try {
+    const attn::AttentionResult r = run();
+    compare(in, ref, r, weights, scale);
+  } catch (const attn::Error& e) {
+    CHECK(e.code() == attn::ErrorCode::NonFinite);
+  }
+}
+
+void fuzz_attention(Reader& r) {
+  Inputs in;
+  // mostly up to 24 rows and keys (more inputs per second), now and then
+  // 41 to 72: past one 64-row block of the materialized kernel
+  const auto length = [&r] { const std::size_t x = r.u8(); return x < 224 ? x % 24 + 1 : x - 224 + 41; };
+  const std::size_t L = length(), S = length();
+  const std::size_t d_k = r.u8() % 12 + 1, d_v = r.u8() % 12 + 1;
+  const std::uint8_t flags = r.u8();
+  const bool has_scale = flags & 4;
+  const float scale_in = r.f32_bits();
+  const std::size_t block_q = (flags & 64) ? SIZE_MAX : r.u8() % 80 + 1;
+  const std::size_t block_k = r.u8() % 80 + 1;
+  const std::size_t row_offset = (flags & 32) ? SIZE_MAX - r.u8() : r.u16() % 160;
+  in.q = read_matrix(r, L, d_k);
+  in.k = read_matrix(r, S, d_k);
+  in.v = read_matrix(r, S, d_v);
+  if (flags & 2) {
+    in.mask.resize(L * S);
+    std::uint8_t bits = 0;
+    for (std::size_t t = 0; t < L * S; ++t) {
+      if (t % 8 == 0) bits = r.u8();
+      in.mask[t] = (bits >> (t % 8)) & 1;
+    }
+    in.opt.mask = in.mask.data();
+  }
+  in.opt.causal = flags & 1;
+  if (has_scale) in.opt.scale = scale_in;
+  in.opt.row_offset = row_offset;
+  in.opt.block_q = block_q;
+  in.opt.block_k = block_k;
+
+  const bool finite = all_finite(in.q) && all_finite(in.k) && all_finite(in.v);
+  const bool scale_ok = !has_scale || (std::isfinite(scale_in) && scale_in > 0.0f);
+
+  attn::AttentionOptions ro = in.opt;
+  ro.variant = attn::Variant::Reference;
+  ro.return_weights = true;
+  std::optional<attn::AttentionResult> ref;
+  const auto code = error_of([&] { ref = attn::attention(in.q.view(), in.k.view(), in.v.view(), ro); });
+  if (!finite || !scale_ok) {
+    // refused by every path, with the right code
+    CHECK(code.has_value());
+    if (!scale_ok && !(has_scale && !std::isfinite(scale_in)))
+      CHECK(*code == attn::ErrorCode::BadArgument || *code == attn::ErrorCode::NonFinite);
+    else
+      CHECK(*code == attn::ErrorCode::NonFinite);
+    for (attn::Variant variant : {attn::Variant::Materialized, attn::Variant::Chunked}) {
+      attn::AttentionOptions o = in.opt;
+      o.variant = variant;
+      CHECK(error_of([&] { attn::attention(in.q.view(), in.k.view(), in.v.view(), o); }) == *code);
+    }
+    if (!all_finite(in.q) || !all_finite(in.k))  // logit_stats takes no v
+      CHECK(error_of([&] { attn::logit_stats(in.q.view(), in.k.view(), in.opt.scale); }).has_value());
+    return;
+  }
+  CHECK(!code.has_value());
+  const double scale = has_scale ? scale_in : 1.0 / std::sqrt(static_cast<double>(d_k));
+
+  // the reference itself: finite output, rows of weights that sum to 1, hidden = -inf
+  for (float x : ref->out.data) CHECK(std::isfinite(x));
+  {
+    std::vector<bool> masked(L, false);
+    for (std::uint32_t i : ref->masked_rows) masked[i] = true;
+    for (std::size_t i = 0; i < L; ++i) {
+      double sum = 0.0;
+      bool any_visible = false;
+      // causal: keys j < i + row_offset + 1, clamped to S (row_offset may be near SIZE_MAX)
+      const std::size_t key_end =
+          !in.opt.causal || row_offset >= S || i + row_offset + 1 >= S ? S : i + row_offset + 1;
+      for (std::size_t j = 0; j < S; ++j) {
+        const bool visible = j < key_end && (in.mask.empty() || in.mask[i * S + j]);
+        any_visible |= visible;
+        if (!visible) CHECK(ref->weights.at(i, j) == 0.0f && ref->scores.at(i, j) == -std::numeric_limits<float>::infinity());
+        sum += ref->weights.at(i, j);
+      }
+      CHECK(masked[i] == !any_visible);
+      if (any_visible) CHECK(std::fabs(sum - 1.0) <= 1e-5);
+    }
+  }
+
+  attn::AttentionOptions mo = in.opt;
+  mo.variant = attn::Variant::Materialized;
+  fast_path(in, *ref, false, scale, [&] { return attn::attention(in.q.view(), in.k.view(), in.v.view(), mo); });
+  mo.return_weights = true;
+  fast_path(in, *ref, true, scale, [&] { return attn::attention(in.q.view(), in.k.view(), in.v.view(), mo); });
+  attn::AttentionOptions co = in.opt;
+  co.variant = attn::Variant::Chunked;
+  fast_path(in, *ref, false, scale, [&] { return attn::attention(in.q.view(), in.k.view(), in.v.view(), co); });
+  // the worker pool's path: K and V kept, the queries as they come
+  const attn::KeyValues kv(in.k, in.v);
+  fast_path(in, *ref, false, scale, [&] { return attn::attention(in.q.view(), kv, co); });
+  fast_path(in, *ref, true, scale, [&] { return attn::attention(in.q.view(), kv, mo); });
+  CHECK(error_of([&] {
+          attn::AttentionOptions bad = co;
+          bad.return_weights = true;
+          attn::attention(in.q.view(), kv, bad);
+        }) == attn::ErrorCode::BadArgument);
+
+  // statistics of the reference's weights and of the logits
+  const attn::RowStats st = attn::row_stats(ref->weights.view());
+  for (std::size_t i = 0; i < L; ++i) {
+    CHECK(std::isfinite(st.entropy[i]) && st.entropy[i] >= 0.0f);
+    CHECK(st.entropy[i] <= std::log(static_cast<float>(S)) + 1e-4f);
+    CHECK(st.max_weight[i] >= 0.0f && st.max_weight[i] <= 1.0f + 1e-6f);
+    const double j = attn::softmax_jacobian_norm(ref->weights.data.data() + i * S, S);
+    CHECK(std::isfinite(j) && j >= 0.0 && j <= 1.0);
+  }
+  const attn::LogitStats ls = attn::logit_stats(in.q.view(), in.k.view(), in.opt.scale);
+  CHECK(std::isfinite(ls.mean_sq_unscaled) && ls.mean_sq_unscaled >= 0.0);
+  CHECK(std::isfinite(ls.rms_scaled) && ls.rms_scaled >= 0.0);
+
+  // the trace of one row (no mask, no row offset: its own API)
+  const std::size_t row = row_offset % L, trace_k = block_k;
+  try {
+    const attn::OnlineSoftmaxTrace t =
+        attn::online_softmax_trace(in.q.view(), in.k.view(), in.v.view(), row, trace_k, in.opt.causal, in.opt.scale);
+    CHECK(t.out.size() == d_v && t.reference.size() == d_v);
+    const double v_max = max_abs(in.v);
+    const double e = float_may_overflow(in, scale) ? 0.0 : logit_error(d_k, scale, max_abs(in.q), max_abs(in.k));
+    for (std::size_t c = 0; c < d_v; ++c) {
+      CHECK(std::isfinite(t.out[c]) && std::isfinite(t.reference[c]));
+      if (e < 0.05)
+        CHECK(std::fabs(static_cast<double>(t.out[c]) - t.reference[c]) <=
+              v_max * (2e-5 + 8.0 * e + 1e-6 * static_cast<double>(S)) + 1e-44 * static_cast<double>(S));
+    }
+    const std::size_t visible = in.opt.causal ? std::min(S, row + 1) : S;
+    const std::size_t bk = std::min(trace_k, S);
+    CHECK(t.steps.size() == (visible + bk - 1) / bk);
+    for (const attn::OnlineSoftmaxStep& s : t.steps) {
+      CHECK(std::isfinite(s.l_new) && s.l_new >= 0.999f);
+      CHECK(s.rescale >= 0.0f && s.rescale <= 1.0f);
+    }
+  } catch (const attn::Error& e) {
+    CHECK(e.code() == attn::ErrorCode::NonFinite);
+  }
+}
+
+void fuzz_softmax_row(Reader& r) {
+  const std::size_t n = r.u8() % 40 + 1;
+  const bool subtract = r.u8() & 1;
+  std::vector<float> logits(n);
+  bool bad = false, any = false;
+  for (float& x : logits) {
+    x = r.f32_bits();
+    bad |= std::isnan(x) || x == std::numeric_limits<float>::infinity();
+    any |= x != -std::numeric_limits<float>::infinity();
+  }
+  std::optional<attn::SoftmaxRowResult> res;
+  const auto code = error_of([&] { res = attn::softmax_row(logits, subtract); });
+  if (bad) {
+    CHECK(code == attn::ErrorCode::NonFinite);
+    return;
+  }
+  CHECK(!code.has_value());
+  CHECK(res->weights.size() == n);
+  if (!any) {
+    for (float w : res->weights) CHECK(w == 0.0f);
+    return;
+  }
+  if (!subtract) {
+    if (res->overflowed) return;
+  } else {
+    CHECK(!res->overflowed);
+  }
+  // against softmax in double
+  double m = -INFINITY;
+  for (float x : logits) m = std::fmax(m, static_cast<double>(x));
+  double l = 0.0;
+  for (float x : logits) l += std::exp(static_cast<double>(x) - m);
+  double sum = 0.0;
+  for (std::size_t j = 0; j < n; ++j) {
+    const float w = res->weights[j];
+    CHECK(std::isfinite(w) && w >= 0.0f);
+    if (subtract) CHECK(std::fabs(w - std::exp(static_cast<double>(logits[j]) - m) / l) <= 1e-5);
+    sum += w;
+  }
+  if (subtract) CHECK(std::fabs(sum - 1.0) <= 1e-5);
+}
+
+void fuzz_experiment(Reader& r) {
+  const std::size_t n = r.u8() % 12 + 1, d_k = r.u8() % 12 + 1;
+  const std::size_t count = r.u8() % 3 + 1;
+  std::vector<std::uint64_t> seeds;
+  for (std::size_t s = 0; s < count; ++s) seeds.push_back(static_cast<std::uint64_t>(r.u32()) << (r.u8() % 33));
+  const bool scale = r.u8() & 1;
+  const attn::ExperimentResult e = attn::experiment(n, d_k, seeds, scale);
+  CHECK(e.per_seed.size() == count);
+  for (const attn::ExperimentRow& row : e.per_seed) {
+    CHECK(row.max_weight > 0.0 && row.max_weight <= 1.0 + 1e-6);
+    CHECK(std::isfinite(row.mean_entropy) && row.mean_entropy >= -1e-9);
+    CHECK(row.entropy_share >= -1e-9 && row.entropy_share <= 1.0 + 1e-4);
+    CHECK(std::isfinite(row.mean_sq_logit) && std::isfinite(row.rms_logit) && std::isfinite(row.jacobian_norm));
+  }
+  attn::NormalRng rng(seeds[0]);
+  const attn::Matrix m = attn::random_normal(rng, n, d_k);
+  for (float x : m.data) CHECK(std::isfinite(x) && std::fabs(x) < 12.0f);
+  CHECK(error_of([&] { attn::experiment(0, d_k, seeds, scale); }) == attn::ErrorCode::ZeroDimension);
+  CHECK(error_of([&] { attn::experiment(n, d_k, {}, scale); }) == attn::ErrorCode::BadArgument);
+}
+
+void fuzz_memory_model(Reader& r) {
+  double x[5];
+  for (double& d : x) {
+    const std::uint8_t mode = r.u8();
+    if (mode % 2 == 0) {
+      d = static_cast<double>(r.u32() >> (mode % 32));
+    } else {
+      std::uint64_t bits = static_cast<std::uint64_t>(r.u32()) | (static_cast<std::uint64_t>(r.u32()) << 32);
+      std::memcpy(&d, &bits, sizeof d);
+    }
+  }
+  std::optional<double> bytes;
+  const auto code = error_of([&] { bytes = attn::score_matrix_bytes(x[0], x[1], x[2], x[3], x[4]); });
+  bool valid = true;
+  for (double d : x) valid &= std::isfinite(d) && d >= 1.0 && d == std::floor(d);
+  if (!code) {
+    CHECK(valid);
+    CHECK(std::isfinite(*bytes) && *bytes >= 1.0);
+  } else {
+    CHECK(*code == attn::ErrorCode::BadArgument || *code == attn::ErrorCode::TooLarge);
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  Reader r(data, size);
+  try {
+    switch (r.u8() % 4) {
+      case 0: fuzz_attention(r); break;
+      case 1: fuzz_softmax_row(r); break;
+      case 2: fuzz_experiment(r); break;
+      case 3: fuzz_memory_model(r); break;
+    }
+  } catch (const attn::Error& e) {
+    std::fprintf(stderr, "fuzz_engine: unexpected attn::Error %s: %s\n", attn::error_code_name(e.code()), e.what());
+    __builtin_trap();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "fuzz_engine: unexpected exception: %s\n", e.what());
+    __builtin_trap();
+  }
+  return 0;
+}

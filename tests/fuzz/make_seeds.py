@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""Writes the seed corpus of fuzz_engine (tests/fuzz/corpus/) in its input format.
+
+The format, read from the front, little-endian, zeros past the end:
+  u8 op % 4: 0 attention (every variant, KeyValues, trace, statistics), 1 softmax_row,
+             2 experiment + random_normal, 3 score_matrix_bytes
+  attention: u8 L, u8 S (x < 224: x % 24 + 1, else x - 224 + 41), u8 d_k-1, u8 d_v-1 (modulo 12), u8 flags
+             (1 causal, 2 mask, 4 scale given, 32 row_offset near SIZE_MAX, 64 block_q = SIZE_MAX),
+             f32 scale, [u8 block_q-1 unless flag 64], u8 block_k-1,
+             row_offset (u8 if flag 32: SIZE_MAX - it; else u16 % 160),
+             then q, k, v: u8 mode, u8 exponent, entries (mode % 4 == 0: f32 bits each;
+             else int8 each, the value int8/8 * 2^(exponent-128)), then the mask bits (LSB first).
+  softmax_row: u8 n-1, u8 subtract_max (bit 0), n f32.
+Run from the repository root: python3 tests/fuzz/make_seeds.py
+"""
+import os
+import struct
+
+OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'corpus')
+F32_MAX = 3.4028234663852886e38
+INF = float('inf')
+
+
+def f32(*xs):
+    return b''.join(struct.pack('<f', x) for x in xs)
+
+
+def raw(*xs):  # a matrix in mode 0 (raw float32 bits)
+    return bytes([0, 128]) + f32(*xs)
+
+
+def small(exponent, *ints):  # a matrix in mode 1: int8/8 * 2^(exponent-128)
+    return bytes([1, exponent]) + bytes(i & 0xff for i in ints)
+
+
+def attention(L, S, dk, dv, q, k, v, flags=0, scale=0.0, bq=64, bk=64, row_offset=0, mask=b''):
+    def length(n):  # inverse of the decoder's length(): 1..24 below 224, 41..72 from 224
+        assert 1 <= n <= 24 or 41 <= n <= 72
+        return n - 1 if n <= 24 else n - 41 + 224
+    head = bytes([0, length(L), length(S), dk - 1, dv - 1, flags]) + f32(scale)
+    if not flags & 64:
+        head += bytes([bq - 1])
+    head += bytes([bk - 1])
+    head += bytes([row_offset]) if flags & 32 else struct.pack('<H', row_offset)
+    return head + q + k + v + mask
+
+
+def seeds():
+    # issue 13, item 1: (scale·q)·k = inf - inf for key 0; the reference gives 6
+    for causal in (0, 1):
+        for b in (1, 2, 64):
+            yield f'defect1a-causal{causal}-b{b}', attention(
+                1, 2, 2, 1, raw(3e38, 3e38), raw(2, -2, 0, 0), raw(5, 7), flags=causal, bq=b, bk=b)
+    # item 1: scale·q = inf, inf·(-1e-38) = -inf, inf·0 = NaN; the reference gives 6.995
+    for b in (1, 2, 64):
+        yield f'defect1b-b{b}', attention(
+            1, 2, 1, 1, raw(3e38), raw(-1e-38, 0), raw(5, 7), flags=4, scale=2.0, bq=b, bk=b)
+    # item 2: values near FLT_MAX summed before dividing by l
+    for b in (1, 2, 64):
+        yield f'defect2-b{b}', attention(1, 2, 1, 1, raw(1), raw(0, 0), raw(3e38, 3e38), bq=b, bk=b)
+    # logits of ±FLT_MAX and past it, denormals, signed zeros
+    yield 'logit-flt-max', attention(1, 2, 1, 1, raw(F32_MAX), raw(1, -1), raw(2, 9), flags=4, scale=1.0)
+    yield 'logit-past-flt-max', attention(1, 2, 1, 1, raw(F32_MAX), raw(2, -1), raw(2, 9), flags=4, scale=1.0)
+    yield 'denormals', attention(2, 3, 2, 2, raw(1e-40, -0.0, -1e-45, 1e-45), raw(1e-40, 1e-45, -0.0, 0.0, 1e-45, -1e-40),
+                                 raw(1e-40, 1, -0.0, 2, 1e-45, 3), flags=2 | 4, scale=1e30, mask=bytes([0b101111]))
+    yield 'nan-in-k', attention(1, 2, 1, 1, raw(1), raw(float('nan'), 0), raw(1, 2))
+    yield 'inf-in-v', attention(1, 2, 1, 1, raw(1), raw(0, 0), raw(1, -INF))  # the first fuzz run's find (a harness bug)
+    yield 'inf-scale', attention(1, 1, 1, 1, raw(1), raw(1), raw(1), flags=4, scale=INF)
+    yield 'zero-scale', attention(1, 1, 1, 1, raw(1), raw(1), raw(1), flags=4, scale=0.0)
+    # ordinary shapes across block edges, causal with a row offset and a mask
+    ints = [((i * 37) % 61) - 30 for i in range(4000)]
+    yield 'ordinary-10x13', attention(10, 13, 5, 3, small(128, *ints[:50]), small(128, *ints[50:115]),
+                                      small(128, *ints[115:154]), flags=1 | 2, bq=3, bk=4, row_offset=2,
+                                      mask=bytes([0b10110111] * 17))
+    yield 'ordinary-70x71', attention(70, 71, 3, 2, small(128, *ints[:210]), small(128, *ints[210:423]),
+                                      small(128, *ints[423:565]), flags=1, bq=64, bk=5)
+    yield 'huge-offset-and-block', attention(5, 6, 2, 2, small(130, *ints[:10]), small(126, *ints[10:22]),
+                                             small(200, *ints[22:34]), flags=1 | 32 | 64, bk=80, row_offset=3)
+    # softmax_row at the edges
+    yield 'softmax-edges', bytes([1, 3, 1]) + f32(F32_MAX, -F32_MAX, 0.0, -INF)
+    yield 'softmax-no-subtract', bytes([1, 2, 0]) + f32(100.0, 1.0, -1e-45)
+    # experiment and the memory model
+    yield 'experiment', bytes([2, 7, 3, 2]) + struct.pack('<I', 1) + bytes([0]) + struct.pack('<I', 7) + bytes([32, 1])
+    yield 'memory-model', bytes([3, 0]) + struct.pack('<I', 2048) + bytes([0]) + struct.pack('<I', 4) + b'\0\1\0\0\0' * 3
+    yield 'memory-model-huge', bytes([3]) + (bytes([1]) + struct.pack('<d', 1e300)) * 5
+
+
+def main():
+    os.makedirs(OUT, exist_ok=True)
+    for name, data in seeds():
+        with open(os.path.join(OUT, name), 'wb') as f:
+            f.write(data)
+
+
+if __name__ == '__main__':
+    main()
