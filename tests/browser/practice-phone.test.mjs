@@ -19,7 +19,8 @@ import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, LANGS, byTestId, newPage, url, screenshot } from './helpers.mjs';
 import { waitPage } from './lesson-helpers.mjs';
 
-const T = { timeout: 240000 };
+// Generous: each phone run uses every block (about 1.5–2 minutes on a busy 2-core machine).
+const T = { timeout: 480000 };
 const WIDTHS = [360, 390];
 const SHOTS = process.env.PHONE_SCREENSHOTS === '1';
 

@@ -42,6 +42,16 @@ export function ts(ctx, key, params) {
   return ctx.latinDigits ? latinizeText(s) : s;
 }
 
+/**
+ * A text key's prose as a node to quote inside another string («[choice]»). Passed as a
+ * string it would land in a non-wrapping number span (i18n.mjs); a whole sentence there
+ * runs off a phone's screen. As a node it wraps like the text around it, and the « »
+ * written next to it stay on the line of its first and last word.
+ */
+export function quoted(ctx, key, params) {
+  return h('span', { class: 'quoted' }, tx(ctx, key, params));
+}
+
 export function p(ctx, key, params, cls) {
   return h('p', { class: cls }, tx(ctx, key, params));
 }
