@@ -258,6 +258,10 @@ for (const width of WIDTHS) {
         const keys = byTestId(page, 'flashcard-keys');
         assert.equal(await keys.count(), 1, `${lang}: the help is in the page (for keyboards)`);
         assert.equal(await keys.isVisible(), false, `${lang}: keyboard shortcuts are not shown on a touch screen`);
+        await click(byTestId(page, 'flashcard-reveal'));
+        await byTestId(page, 'flashcard-grade-1').waitFor();
+        assert.equal(await byTestId(page, 'flashcard-grade-1').locator('.grade-key').isVisible(), false,
+          `${lang}: no key number on the grade buttons of a touch screen`);
         await page.close();
       }
     });
@@ -273,6 +277,8 @@ describe('practice with a mouse', () => {
         const page = await openFresh(b, lang);
         assert.equal(await page.evaluate(() => window.matchMedia('(hover: hover)').matches), true, 'desktop context has hover');
         assert.equal(await byTestId(page, 'flashcard-keys').isVisible(), true, `${lang}: keyboard shortcuts shown`);
+        await byTestId(page, 'flashcard-reveal').click();
+        assert.equal(await byTestId(page, 'flashcard-grade-1').locator('.grade-key').isVisible(), true, `${lang}: key numbers shown`);
         await page.close();
       }
     } finally {
