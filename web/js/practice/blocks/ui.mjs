@@ -8,6 +8,7 @@
 import { latinizeText } from '../../numerals.mjs';
 import { ltrExpr } from '../../i18n.mjs';
 import { h } from '../../dom.mjs';
+import { lessonTarget } from '../lesson-links.mjs';
 
 let uid = 0;
 export const nextId = (p = 'p') => `${p}-${++uid}`;
@@ -54,6 +55,19 @@ export function quoted(ctx, key, params) {
 
 export function p(ctx, key, params, cls) {
   return h('p', { class: cls }, tx(ctx, key, params));
+}
+
+/**
+ * "Back to the lesson, section «…»": a link to the lesson section that teaches a practice
+ * item (kind: cards | quiz | ex | myth; the table is ../lesson-links.mjs). null when the
+ * item has no section.
+ */
+export function lessonLink(ctx, kind, id) {
+  const target = lessonTarget(kind, id);
+  if (!target) return null;
+  return h('p', { class: 'lesson-link' },
+    h('a', { href: target.href, testid: 'lesson-link', dataset: { section: target.section } },
+      tx(ctx, 'practice.lessonLink', { title: quoted(ctx, `${target.section}.title`) })));
 }
 
 /** A block's body: its intro paragraph, then a <div class=listClass> of make(ctx, item) for each item. */
