@@ -35,7 +35,7 @@ async function linkOf(loc, what) {
 async function follow(link, lang, what) {
   const page = await newPage(b);
   await page.goto(link.href, { waitUntil: 'load' });
-  await waitPage(page, 'lesson');
+  await waitPage(page, 'lesson', 90000);   // a whole lesson on a busy machine: not a timing check
   const u = new URL(page.url());
   assert.equal(u.pathname, `/${lang}/index.html`, `${what}: opens this edition's lesson (${link.href})`);
   assert.equal(u.hash, `#${link.section}`, `${what}: lands on ${link.section}`);
@@ -53,6 +53,10 @@ describe('practice links back to the lesson', () => {
     test(`${lang}: wrong quiz answers, a solution, a flashcard and a myth link to their lesson section`, T, async () => {
       const page = await freshPractice(lang);
       const links = [];
+      // (A mouse and a keyboard here: the flashcards' keyboard help is shown; a touch phone
+      // hides it, practice-phone.test.mjs.)
+      assert.equal(await page.evaluate(() => window.matchMedia('(hover: hover)').matches), true, 'desktop context has hover');
+      assert.equal(await byTestId(page, 'flashcard-keys').isVisible(), true, `${lang}: keyboard shortcuts shown with a mouse`);
 
       // Quiz: a right answer has no link; a wrong one (of each kind) has.
       await byTestId(page, 'quiz-start').click();
@@ -101,6 +105,7 @@ describe('practice links back to the lesson', () => {
       assert.equal(await card.locator('[data-testid="lesson-link"]').count(), 0, 'no link on the front of a card');
       await byTestId(page, 'flashcard-reveal').click();
       await byTestId(page, 'flashcard-grade-1').waitFor();
+      assert.equal(await byTestId(page, 'flashcard-grade-1').locator('.grade-key').isVisible(), true, `${lang}: key numbers shown with a mouse`);
       links.push([await linkOf(byTestId(page, 'flashcard-back'), 'flashcard back'), `card ${await card.getAttribute('data-id')}`]);
 
       // Myth: the link is beside the fact.
