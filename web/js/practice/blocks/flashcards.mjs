@@ -19,7 +19,7 @@
 import { numberLocale } from '../../numerals.mjs';
 import { GRADES } from '../scheduler.mjs';
 import { h } from '../../dom.mjs';
-import { tx, p, liveRegion, say, button, num, mat } from './ui.mjs';
+import { tx, p, liveRegion, say, button, num, mat, lessonLink } from './ui.mjs';
 import { projectQKV } from '../../worked-example.mjs';
 
 const DECK = Array.from({ length: 35 }, (_, i) => `c${String(i + 1).padStart(2, '0')}`);
@@ -193,6 +193,7 @@ export async function mount(root, ctx) {
       } else {
         ans.append(tx(ctx, `cards.${id}.a`));
       }
+      back.append(lessonLink(ctx, 'cards', id) || '');
       revealBtn.hidden = true;
       grades.hidden = false;
       gradeButtons[2].focus();

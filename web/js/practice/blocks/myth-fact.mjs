@@ -22,7 +22,7 @@ import { createHeatmap } from '../../widgets/heatmap.mjs';
 import { WORKED } from '../generators.mjs';
 import { projectQKV } from '../../worked-example.mjs';
 import { h } from '../../dom.mjs';
-import { change, vecNode, tx, p, table, num, safely, zeros, nextId, button, introAndList } from './ui.mjs';
+import { change, vecNode, tx, p, table, num, safely, zeros, nextId, button, introAndList, lessonLink } from './ui.mjs';
 
 const SEEDS = [1, 2, 3, 4, 5];
 const sum = (a) => a.reduce((s, x) => s + x, 0);
@@ -230,7 +230,7 @@ function mountMyth(ctx, id) {
     h('span', { class: 'tag tag-fact' }, tx(ctx, 'myth.ui.fact')),
     h('p', {}, tx(ctx, `myth.${id}.fact`)));
   const demoBox = h('div', { class: 'myth-demo', testid: 'myth-demo' });
-  panel.append(fact, h('h4', {}, tx(ctx, 'myth.ui.demo')), demoBox);
+  panel.append(fact, lessonLink(ctx, 'myth', id) || '', h('h4', {}, tx(ctx, 'myth.ui.demo')), demoBox);
   let seed = 1;
   let ran = false;
 

@@ -20,7 +20,7 @@ import { QUIZ } from '../generators.mjs';
 import { gradeQuestion } from '../grading.mjs';
 import { createRng, freshSeed } from '../random.mjs';
 import { h } from '../../dom.mjs';
-import { tx, p, liveRegion, say, choiceGroup, answerField, showGrade, button, num } from './ui.mjs';
+import { tx, p, liveRegion, say, choiceGroup, answerField, showGrade, button, num, lessonLink } from './ui.mjs';
 import { solutionList, promptNode, toleranceNode, hintControl } from './try-yourself.mjs';
 
 export const MCQ = Array.from({ length: 20 }, (_, i) => `q${String(i + 1).padStart(2, '0')}`);
@@ -112,6 +112,7 @@ export async function mount(root, ctx) {
         say(feedback, ctx, right ? 'quiz.ui.correct' : 'quiz.ui.wrong', null, right ? 'ok' : 'bad');
         feedback.dataset.status = right ? 'correct' : 'wrong';
         feedback.append(' ', h('span', { class: 'explanation', testid: 'quiz-explanation' }, tx(ctx, `quiz.${item.id}.why`)));
+        if (!right) art.append(lessonLink(ctx, 'quiz', item.id) || '');   // back to the section that teaches it
         art.dataset.answered = 'true';
         submit.remove();
         const nb = nextButton();
@@ -159,6 +160,7 @@ export async function mount(root, ctx) {
       say(feedback, ctx, status === 'correct' ? 'quiz.ui.correctNumeric' : 'quiz.ui.wrongNumeric', { value }, status === 'correct' ? 'ok' : 'bad');
       if (res.note === 'percent-missing') feedback.append(' ', tx(ctx, 'practice.grade.percent-missing'));
       art.append(h('div', { class: 'steps', testid: 'quiz-explanation' }, solutionList(ctx, q, 'quiz-steps')));
+      if (status !== 'correct') art.append(lessonLink(ctx, 'quiz', item.id) || '');
       art.dataset.answered = 'true';
       submit.remove();
       hint.button.remove();

@@ -25,7 +25,7 @@ import { projectQKV } from '../../worked-example.mjs';
 import { h, patch } from '../../dom.mjs';
 import { backgroundFill, nearestFirst } from '../../background-fill.mjs';
 import {
-  change, tx, p, liveRegion, say, choiceGroup, button, seededShuffle, num, table, safely, zeros, introAndList,
+  change, tx, p, quoted, liveRegion, say, choiceGroup, button, seededShuffle, num, table, safely, zeros, introAndList,
 } from './ui.mjs';
 
 const SEEDS = [1, 2, 3, 4, 5];
@@ -318,7 +318,7 @@ function mountExperiment(ctx, ex) {
   const commit = button(ctx, 'practice.try.commit', { primary: true, testid: 'try-commit', onClick: () => onCommit() });
 
   const prev = ctx.store.get().guesses[`try.${ex.id}`];
-  const prevNote = prev && ex.choices.includes(prev.value) ? p(ctx, 'practice.try.previous', { choice: ctx.t(key(prev.value)) }, 'note') : null;
+  const prevNote = prev && ex.choices.includes(prev.value) ? p(ctx, 'practice.try.previous', { choice: quoted(ctx, key(prev.value)) }, 'note') : null;
 
   art.append(group.el, h('div', { class: 'actions' }, commit));
   if (prevNote) art.append(prevNote);
@@ -336,7 +336,7 @@ function mountExperiment(ctx, ex) {
     commit.disabled = true;
     group.markResult(ex.correct);
     if (choice === ex.correct) say(feedback, ctx, 'practice.try.right', null, 'ok');
-    else say(feedback, ctx, 'practice.try.wrongGuess', { choice: ctx.t(key(choice)), answer: ctx.t(key(ex.correct)) }, 'bad');
+    else say(feedback, ctx, 'practice.try.wrongGuess', { choice: quoted(ctx, key(choice)), answer: quoted(ctx, key(ex.correct)) }, 'bad');
 
     result.hidden = false;
     const running = p(ctx, 'practice.try.running', null, 'note');

@@ -19,7 +19,7 @@ import { gradeQuestion } from '../grading.mjs';
 import { freshSeed } from '../random.mjs';
 import { select } from '../../widgets/controls.mjs';
 import { h } from '../../dom.mjs';
-import { tx, p, liveRegion, say, answerField, showGrade, button, num, nextId } from './ui.mjs';
+import { tx, p, liveRegion, say, answerField, showGrade, button, num, nextId, lessonLink } from './ui.mjs';
 
 const IDS = Object.keys(EXERCISES);
 
@@ -171,7 +171,7 @@ export async function mount(root, ctx) {
     });
     solBtn.setAttribute('aria-expanded', 'false');
     solution.tabIndex = -1;
-    solution.append(h('h4', {}, tx(ctx, 'ex.ui.solutionTitle')), solutionList(ctx, q, 'practice-solution-steps'));
+    solution.append(h('h4', {}, tx(ctx, 'ex.ui.solutionTitle')), solutionList(ctx, q, 'practice-solution-steps'), lessonLink(ctx, 'ex', id) || '');
     const another = button(ctx, 'ex.ui.another', { testid: 'practice-another', onClick: () => load(id, freshSeed()) });
 
     card.append(

@@ -7,6 +7,7 @@
 
 import { ltrExpr } from '../../i18n.mjs';
 import { h } from '../../dom.mjs';
+import { lessonTarget } from '../lesson-links.mjs';
 
 let uid = 0;
 export const nextId = (p = 'p') => `${p}-${++uid}`;
@@ -19,8 +20,31 @@ export const tx = (ctx, key, params) => ctx.tNode(key, params);
 /** t() (plain string) of the page. */
 export const ts = (ctx, key, params) => ctx.t(key, params);
 
+/**
+ * A text key's prose as a node to quote inside another string («[choice]»). Passed as a
+ * string it would land in a non-wrapping number span (i18n.mjs); a whole sentence there
+ * runs off a phone's screen. As a node it wraps like the text around it, and the « »
+ * written next to it stay on the line of its first and last word.
+ */
+export function quoted(ctx, key, params) {
+  return h('span', { class: 'quoted' }, tx(ctx, key, params));
+}
+
 export function p(ctx, key, params, cls) {
   return h('p', { class: cls }, tx(ctx, key, params));
+}
+
+/**
+ * "Back to the lesson, section «…»": a link to the lesson section that teaches a practice
+ * item (kind: cards | quiz | ex | myth; the table is ../lesson-links.mjs). null when the
+ * item has no section.
+ */
+export function lessonLink(ctx, kind, id) {
+  const target = lessonTarget(kind, id);
+  if (!target) return null;
+  return h('p', { class: 'lesson-link' },
+    h('a', { href: target.href, testid: 'lesson-link', dataset: { section: target.section } },
+      tx(ctx, 'practice.lessonLink', { title: quoted(ctx, `${target.section}.title`) })));
 }
 
 /** A block's body: its intro paragraph, then a <div class=listClass> of make(ctx, item) for each item. */

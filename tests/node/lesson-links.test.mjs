@@ -1,0 +1,56 @@
+// web/js/practice/lesson-links.mjs: every flashcard, quiz question (multiple choice and
+// numeric), exercise and myth of the practice page (found through their text keys) links
+// to a section that exists in the lesson page template, with state keys of that section.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile, readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { LESSON_SECTIONS, lessonTarget } from '../../web/js/practice/lesson-links.mjs';
+
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+async function keys(lang) {
+  const dir = path.join(REPO, 'web/text', lang);
+  const all = {};
+  for (const f of await readdir(dir)) if (f.endsWith('.json')) Object.assign(all, JSON.parse(await readFile(path.join(dir, f), 'utf8')));
+  return Object.keys(all);
+}
+
+const ids = (list, re) => [...new Set(list.map((k) => re.exec(k)?.[1]).filter(Boolean))];
+
+test('every practice item has a lesson section, and the section is on the lesson page', async () => {
+  const lesson = await readFile(path.join(REPO, 'web/pages/lesson.html'), 'utf8');
+  const sections = [...lesson.matchAll(/<section id="(s\d+)"/g)].map((m) => m[1]);
+  assert.ok(sections.length >= 9, `lesson sections found: ${sections}`);
+  const k = await keys('fa');
+  const items = {
+    cards: ids(k, /^cards\.(c\d+)\.q$/),
+    quiz: [...ids(k, /^quiz\.(q\d+)\.stem$/), ...ids(k, /^quiz\.([a-z-]+)\.prompt$/)],
+    ex: ids(k, /^ex\.([a-z-]+)\.prompt$/),
+    myth: ids(k, /^myth\.(m\d+)\.myth$/),
+  };
+  assert.ok(items.cards.length >= 35 && items.quiz.length >= 30 && items.ex.length >= 13 && items.myth.length >= 10,
+    `items found: ${JSON.stringify(Object.fromEntries(Object.entries(items).map(([a, b]) => [a, b.length])))}`);
+  const missing = [];
+  for (const [kind, list] of Object.entries(items)) {
+    for (const id of list) {
+      const t = lessonTarget(kind, id);
+      if (!t) { missing.push(`${kind}.${id}: no section`); continue; }
+      if (!sections.includes(t.section)) missing.push(`${kind}.${id}: ${t.section} is not on the lesson page`);
+      const u = new URL(t.href, 'http://x/fa/practice.html');
+      assert.equal(u.pathname, '/fa/index.html');
+      assert.equal(u.hash, `#${t.section}`);
+      for (const key of u.searchParams.keys()) assert.ok(key.startsWith(`${t.section}.`), `${kind}.${id}: state ${key} belongs to ${t.section}`);
+    }
+    // No stale rows: every id in the table is an item of the page.
+    for (const id of Object.keys(LESSON_SECTIONS[kind])) if (!list.includes(id)) missing.push(`${kind}.${id}: in the table, not on the page`);
+  }
+  assert.deepEqual(missing, []);
+});
+
+test('hrefs carry the section state: index.html?s7.n=131072&s7.dtype=fp32#s7', () => {
+  assert.equal(lessonTarget('cards', 'c29').href, 'index.html?s7.n=131072&s7.dtype=fp32#s7');
+  assert.equal(lessonTarget('quiz', 'q01').href, 'index.html#s1');
+  assert.equal(lessonTarget('quiz', 'nope'), null);
+});
