@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HERE, '../..');
 const SITE = path.join(REPO, 'build', 'site');
-const WATCHDOG_MS = Number(process.env.BROWSER_TESTS_TIMEOUT_MS || 600000);
+const WATCHDOG_MS = Number(process.env.BROWSER_TESTS_TIMEOUT_MS || 1800000);
 
 // Chromium profiles go under a directory of our own, so that any browser
 // left behind by a crashed test process can be found by its
