@@ -31,7 +31,8 @@ export async function mount(root, ctx) {
     align: state.get('align', 'tl') === 'br' ? 'br' : 'tl',
   };
   const w4 = (x) => fmt(x, { minimumFractionDigits: 4, maximumFractionDigits: 4 });
-  const idxLabels = (k) => Array.from({ length: k }, (_, i) => fmt(i));
+  // rows and columns are numbered from 1 in the prose and on the heatmaps (0 only in code)
+  const idxLabels = (k) => Array.from({ length: k }, (_, i) => fmt(i + 1));
 
   root.append(h('p', { class: 'lead' }, ctx.tNode('s6.lead')));
 
@@ -125,7 +126,7 @@ export async function mount(root, ctx) {
         const li = h('li');
         li.dataset.w = String(at(eq.weights, i, 0));
         li.append(ctx.tNode(causal ? 's6.eq.rowOn' : 's6.eq.rowOff', {
-          i: fmt(i), k: fmt(k), w: w4(at(eq.weights, i, 0)), expect: w4(1 / k),
+          i: fmt(i + 1), k: fmt(k), w: w4(at(eq.weights, i, 0)), expect: w4(1 / k),
         }));
         eqRows.append(li);
       }
