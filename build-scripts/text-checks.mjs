@@ -152,10 +152,14 @@ const ENDINGS = { ar: '(?:\\u064B\\u0627|\\u0627\\u064B)?', fa: '' };
 const escRe = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** A RegExp that finds `variant` as a whole word (or, for a variant with no Arabic-script letter, as a literal). */
-export function variantRegExp(lang, variant) {
+// exact: no proclitics or endings (for a variant that differs from the term only by one,
+// e.g. «كم ميغابايت» against «كم ميغابايتًا»).
+export function variantRegExp(lang, variant, { exact = false } = {}) {
   const body = escRe(variant);
   if (!HAS_SCRIPT.test(variant)) return new RegExp(body, 'g');
-  return new RegExp(`(?<![${LETTER}${MARK}])${PROCLITICS[lang] || ''}${body}${ENDINGS[lang] || ''}(?![${MARK}]*[${LETTER}])`, 'gu');
+  const pre = exact ? '' : PROCLITICS[lang] || '';
+  const post = exact ? '' : ENDINGS[lang] || '';
+  return new RegExp(`(?<![${LETTER}${MARK}])${pre}${body}${post}(?![${MARK}]*[${LETTER}])`, 'gu');
 }
 
 /** Problems in a terms file's shape (so a typo in it cannot silently disable the check). */
@@ -176,12 +180,12 @@ export function checkTermsShape(lang, terms) {
 /**
  * Forbidden variants in one language's prose: each error names the file, the key, the
  * variant found (with a few words around it) and the term to use instead.
- * terms: {terms: [{use, avoid: [..], note?, except?: [keys]}]}; origin: key → file name.
+ * terms: {terms: [{use, avoid: [..], note?, except?: [keys], exact?: bool}]}; origin: key → file name.
  */
 export function checkTerms(lang, dict, terms, origin = {}) {
   const errors = checkTermsShape(lang, terms);
   if (errors.length) return errors;
-  const rules = terms.terms.flatMap((t) => t.avoid.map((v) => ({ t, v, re: variantRegExp(lang, v) })));
+  const rules = terms.terms.flatMap((t) => t.avoid.map((v) => ({ t, v, re: variantRegExp(lang, v, { exact: !!t.exact }) })));
   for (const [key, value] of Object.entries(dict)) {
     if (!isProse(key)) continue;
     const s = String(value);

@@ -126,6 +126,10 @@ test('terms: Arabic variants are found after joined proclitics and with the accu
   const bad = { a: '٦٤ جيبيبايت', b: 'مقيسة بالجيبيبايت', c: 'كم جيبيبايتًا؟', d: 'حين تبحث كلمة أخرى تُوازَن', e: 'لتُوازَن به', f: 'بصيغة `fp16`' };
   const errs = checkTerms('ar', bad, AR_TERMS);
   assert.deepEqual(errs.map((e) => e.match(/^ar "(\w)"/)[1]), ['a', 'b', 'c', 'd', 'e', 'f']);
+  // "exact": no proclitic or ending, for a variant that differs from the term only by one
+  const exact = { terms: [{ use: 'كم ميغابايتًا', avoid: ['كم ميغابايت'], exact: true }] };
+  assert.equal(checkTerms('ar', { a: 'كم ميغابايت تشغل؟' }, exact).length, 1);
+  assert.deepEqual(checkTerms('ar', { a: 'كم ميغابايتًا تشغل؟' }, exact), []);
   // «التوازن» (balance) is another word; the listed exception may name the other form once
   assert.deepEqual(checkTerms('ar', { a: 'كلما اختلّ التوازن', 's3.bytes': '`float16` (`fp16`)' }, AR_TERMS), []);
 });
