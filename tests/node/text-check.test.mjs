@@ -177,3 +177,19 @@ test('make-site fails (exit 1) and names file, key and variant when prose uses a
     fs.rmSync(tmp, { recursive: true, force: true });
   }
 });
+
+test('bidi: arithmetic on numbers or [placeholders] sits in an LTR isolate (`…` or $…$), never bare in RTL prose', () => {
+  // Left to the bidi algorithm, «[a] × [b] = [c]» in an RTL paragraph shows its operands in
+  // right-to-left order; the native reviews of 2026-12-01 found seven such equations.
+  const { texts } = loadTextDir(path.join(ROOT, 'web', 'text'));
+  const operand = String.raw`(?:\[[A-Za-z_][\w.]*\]|[0-9۰-۹٠-٩][0-9۰-۹٠-٩٬٫.,]*)`;
+  const bare = new RegExp(`${operand}\\s*[×+=−÷]\\s*${operand}`);
+  const found = [];
+  for (const lang of LANGS) {
+    for (const [key, value] of Object.entries(texts[lang])) {
+      const outside = String(value).replace(/`[^`]*`/g, ' ').replace(/\$[^$]*\$/g, ' ');
+      if (bare.test(outside)) found.push(`${lang} ${key}: ${value}`);
+    }
+  }
+  assert.deepEqual(found, []);
+});
