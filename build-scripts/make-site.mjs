@@ -5,7 +5,8 @@
 //   web/js/**, web/css/**, web/img/** (if any)  → copied
 //   web/pages/lesson.html   → fa/index.html, ar/index.html
 //   web/pages/practice.html → fa/practice.html, ar/practice.html (skipped if absent)
-//   web/text/<lang>/*.json  → text/<lang>.json (merged, "_…" notes dropped)
+//   web/text/<lang>/*.json  → text/<lang>.json (merged, "_…" notes dropped; terms.json is
+//                             the terminology the check enforces, not page text)
 //   node_modules            → vendor/katex (katex.min.js as an ES module, the fonts formulas use),
 //                             vendor/fonts, vendor/ts-fsrs (web/README.md, "Load budget")
 //   build/engine-dist/*     → js/ (when present)
@@ -25,7 +26,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { LANGS, checkTexts, checkPageHtml, loadTextDir } from './text-checks.mjs';
+import { LANGS, TERMS_FILE, checkTexts, checkTerms, checkPageHtml, loadTextDir } from './text-checks.mjs';
 import { writeServiceWorker, SW_SOURCE } from './sw-manifest.mjs';
 import { CSP } from './site-policy.mjs';
 
@@ -204,8 +205,13 @@ function writeSw() {
 }
 
 // ---------------------------------------------------------------- texts
-const { texts, errors: loadErrors } = loadTextDir(path.join(WEB, 'text'));
+const { texts, origin, terms, errors: loadErrors } = loadTextDir(path.join(WEB, 'text'));
 errors.push(...loadErrors, ...checkTexts(texts));
+// one term per concept in each language (web/text/<lang>/terms.json, not shipped)
+for (const lang of LANGS) {
+  if (!terms[lang]) errors.push(`missing web/text/${lang}/${TERMS_FILE} (the terminology the prose must follow)`);
+  else errors.push(...checkTerms(lang, texts[lang], terms[lang], origin[lang]));
+}
 for (const lang of LANGS) if (!Object.keys(texts[lang]).length) errors.push(`no prose found for ${lang} in web/text/${lang}/`);
 
 if (!CHECK_ONLY) {

@@ -129,16 +129,98 @@ export function checkPageHtml(html, name = 'page') {
   return errors;
 }
 
-/** Read web/text/<lang>/*.json → {texts: {fa, ar}, errors} (duplicate keys, bad JSON). */
+// ---------------------------------------------------------------- terminology
+// web/text/<lang>/terms.json holds one entry per concept: the term to use and the
+// variants that must not appear anywhere in that language's prose (a lesson and its
+// practice pages speak with one voice). It is a build input only: loadTextDir keeps it
+// out of the merged page text.
+export const TERMS_FILE = 'terms.json';
+
+// Arabic-script letters (Arabic, Persian, presentation forms) and the ZWNJ, which
+// joins a Persian word to its suffix: a variant must not touch one on either side, so
+// «نما» does not match inside «نمایی» or «نمایش» and «نما‌ها» is a different word.
+const LETTER = '\u0620-\u064A\u066E-\u066F\u0671-\u06D3\u06D5\u06EE-\u06EF\u06FA-\u06FC\u06FF\u0750-\u077F\uFB50-\uFDFF\uFE70-\uFEFC\u200C';
+// vowel marks (tashkil, superscript alef): part of the word they sit on, so they are
+// skipped at the right edge (a case ending) and count as "inside a word" on the left
+const MARK = '\u064B-\u065F\u0670';
+const HAS_SCRIPT = new RegExp(`[${LETTER}]`);
+// Arabic proclitics written joined to the next word (و، ف، ب، ل، ك and the article
+// ال): «بالجيبيبايت» is still the variant «جيبيبايت»
+const PROCLITICS = { ar: '(?:[وف]?(?:[بلك]|ل?ل)?(?:ال)?)?', fa: '' };
+// …and the accusative ending «ًا» written after it: «جيبيبايتًا» is the same word
+const ENDINGS = { ar: '(?:\\u064B\\u0627|\\u0627\\u064B)?', fa: '' };
+const escRe = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** A RegExp that finds `variant` as a whole word (or, for a variant with no Arabic-script letter, as a literal). */
+// exact: no proclitics or endings (for a variant that differs from the term only by one,
+// e.g. «كم ميغابايت» against «كم ميغابايتًا»).
+export function variantRegExp(lang, variant, { exact = false } = {}) {
+  const body = escRe(variant);
+  if (!HAS_SCRIPT.test(variant)) return new RegExp(body, 'g');
+  const pre = exact ? '' : PROCLITICS[lang] || '';
+  const post = exact ? '' : ENDINGS[lang] || '';
+  return new RegExp(`(?<![${LETTER}${MARK}])${pre}${body}${post}(?![${MARK}]*[${LETTER}])`, 'gu');
+}
+
+/** Problems in a terms file's shape (so a typo in it cannot silently disable the check). */
+export function checkTermsShape(lang, terms) {
+  const errors = [];
+  if (!terms || !Array.isArray(terms.terms)) return [`${lang}/${TERMS_FILE}: needs a "terms" array`];
+  terms.terms.forEach((t, i) => {
+    const where = `${lang}/${TERMS_FILE} entry ${i + 1}${t && t.use ? ` («${t.use}»)` : ''}`;
+    if (!t || typeof t.use !== 'string' || !t.use) errors.push(`${where}: "use" must be a non-empty string`);
+    if (!t || !Array.isArray(t.avoid) || !t.avoid.length || t.avoid.some((v) => typeof v !== 'string' || !v)) {
+      errors.push(`${where}: "avoid" must be a non-empty list of strings`);
+    }
+    if (t && t.except && !Array.isArray(t.except)) errors.push(`${where}: "except" must be a list of keys`);
+  });
+  return errors;
+}
+
+/**
+ * Forbidden variants in one language's prose: each error names the file, the key, the
+ * variant found (with a few words around it) and the term to use instead.
+ * terms: {terms: [{use, avoid: [..], note?, except?: [keys], exact?: bool}]}; origin: key → file name.
+ */
+export function checkTerms(lang, dict, terms, origin = {}) {
+  const errors = checkTermsShape(lang, terms);
+  if (errors.length) return errors;
+  const rules = terms.terms.flatMap((t) => t.avoid.map((v) => ({ t, v, re: variantRegExp(lang, v, { exact: !!t.exact }) })));
+  for (const [key, value] of Object.entries(dict)) {
+    if (!isProse(key)) continue;
+    const s = String(value);
+    const seen = []; // spans already reported («المخرجات» is also «مخرجات» after the article)
+    for (const { t, v, re } of rules) {
+      if (t.except && t.except.includes(key)) continue;
+      re.lastIndex = 0;
+      for (let m; (m = re.exec(s));) {
+        const span = [m.index, m.index + m[0].length];
+        if (seen.some(([a, b]) => span[0] < b && a < span[1])) continue;
+        seen.push(span);
+        const near = s.slice(Math.max(0, span[0] - 15), span[1] + 15);
+        const file = origin[key] ? `${lang}/${origin[key]}` : lang;
+        errors.push(`${file} "${key}": «${v}» is a forbidden variant; use «${t.use}»${t.note ? ` (${t.note})` : ''}: …${near}…`);
+      }
+    }
+  }
+  return errors;
+}
+
+/** Read web/text/<lang>/*.json → {texts: {fa, ar}, origin: {fa: {key: file}}, terms: {fa, ar}, errors}. */
 export function loadTextDir(textDir) {
   const texts = {};
   const errors = [];
   const origin = {};
+  const terms = {};
   for (const lang of LANGS) {
     texts[lang] = {};
     origin[lang] = {};
     const dir = path.join(textDir, lang);
-    const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort() : [];
+    const termsPath = path.join(dir, TERMS_FILE);
+    if (fs.existsSync(termsPath)) {
+      try { terms[lang] = JSON.parse(fs.readFileSync(termsPath, 'utf8')); } catch (e) { errors.push(`${lang}/${TERMS_FILE}: invalid JSON: ${e.message}`); }
+    }
+    const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.json') && f !== TERMS_FILE).sort() : [];
     for (const f of files) {
       let obj;
       try {
@@ -159,5 +241,5 @@ export function loadTextDir(textDir) {
       }
     }
   }
-  return { texts, errors };
+  return { texts, origin, terms, errors };
 }

@@ -4,10 +4,13 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import fs from 'node:fs';
+import os from 'node:os';
+import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import {
   checkKeyParity, checkLetters, checkLatin, checkMarkup, checkTexts, checkPageHtml,
-  latinOutsideIsolates, loadTextDir, LATIN_ALLOW,
+  latinOutsideIsolates, loadTextDir, LATIN_ALLOW, LANGS,
+  checkTerms, checkTermsShape, variantRegExp, TERMS_FILE,
 } from '../../build-scripts/text-checks.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -85,4 +88,108 @@ test('the lesson templates carry no inline script or style', () => {
   for (const f of ['web/index.html', 'web/pages/lesson.html']) {
     assert.deepEqual(checkPageHtml(fs.readFileSync(path.join(ROOT, f), 'utf8'), f), []);
   }
+});
+
+// ---------------------------------------------------------------- terminology (issue 11)
+const FA_TERMS = { terms: [
+  { use: 'مقدار نمایی', avoid: ['نما', 'نمای'], note: 'نما یعنی توان' },
+  { use: 'مجاز', avoid: ['دیدنی'] },
+  { use: '$\\ell$', avoid: ['$l$'] },
+] };
+const AR_TERMS = { terms: [
+  { use: 'غيبيبايت', avoid: ['جيبيبايت'] },
+  { use: 'تُقارَن', avoid: ['تُوازَن'] },
+  { use: '`float16`', avoid: ['`fp16`'], except: ['s3.bytes'] },
+] };
+
+test('terms: a forbidden variant fails with the file, the key, the variant and the term to use', () => {
+  const errs = checkTerms('fa', { 's2.step.maxNote': 'موتور پیش از نما گرفتن، بیشینه را کم می‌کند.' }, FA_TERMS, { 's2.step.maxNote': 's2.json' });
+  assert.equal(errs.length, 1);
+  assert.match(errs[0], /^fa\/s2\.json "s2\.step\.maxNote": «نما» is a forbidden variant; use «مقدار نمایی» \(نما یعنی توان\)/);
+  assert.match(errs[0], /پیش از نما گرفتن/); // the words around it, to find it quickly
+  // every occurrence is reported, each once (not once per variant that overlaps it)
+  assert.equal(checkTerms('fa', { k: 'نمای هر امتیاز و جمع نما و کلید دیدنی' }, FA_TERMS).length, 3);
+  assert.equal(checkTerms('fa', { k: 'مجموع جاری $l$ و $l$' }, FA_TERMS).length, 2);
+});
+
+test('terms: Persian variants match whole words only (no hit inside نمایی, نمایش or across a ZWNJ)', () => {
+  const ok = { a: 'مقدار نمایی هر امتیاز', b: 'نمایش وزن‌ها', c: 'نما‌ها را ببینید', d: 'ناپدیدنی', e: 'مجموع جاری $\\ell$' };
+  assert.deepEqual(checkTerms('fa', ok, FA_TERMS), []);
+  const re = variantRegExp('fa', 'نما');
+  for (const [s, hit] of [['نما', true], ['(نما)', true], ['«نما»', true], ['نمایی', false], ['پیش‌نما', false], ['آنمای', false]]) {
+    re.lastIndex = 0;
+    assert.equal(re.test(s), hit, s);
+  }
+});
+
+test('terms: Arabic variants are found after joined proclitics and with the accusative ending, not inside other words', () => {
+  const bad = { a: '٦٤ جيبيبايت', b: 'مقيسة بالجيبيبايت', c: 'كم جيبيبايتًا؟', d: 'حين تبحث كلمة أخرى تُوازَن', e: 'لتُوازَن به', f: 'بصيغة `fp16`' };
+  const errs = checkTerms('ar', bad, AR_TERMS);
+  assert.deepEqual(errs.map((e) => e.match(/^ar "(\w)"/)[1]), ['a', 'b', 'c', 'd', 'e', 'f']);
+  // "exact": no proclitic or ending, for a variant that differs from the term only by one
+  const exact = { terms: [{ use: 'كم ميغابايتًا', avoid: ['كم ميغابايت'], exact: true }] };
+  assert.equal(checkTerms('ar', { a: 'كم ميغابايت تشغل؟' }, exact).length, 1);
+  assert.deepEqual(checkTerms('ar', { a: 'كم ميغابايتًا تشغل؟' }, exact), []);
+  // «التوازن» (balance) is another word; the listed exception may name the other form once
+  assert.deepEqual(checkTerms('ar', { a: 'كلما اختلّ التوازن', 's3.bytes': '`float16` (`fp16`)' }, AR_TERMS), []);
+});
+
+test('terms: a malformed terms file is an error, not a silently disabled check', () => {
+  assert.equal(checkTermsShape('fa', {}).length, 1);
+  assert.equal(checkTermsShape('fa', { terms: [{ use: 'x', avoid: [] }] }).length, 1);
+  assert.equal(checkTermsShape('fa', { terms: [{ avoid: ['y'] }] }).length, 1);
+  assert.match(checkTerms('fa', { k: 'نما' }, { terms: [{ use: 'x', avoid: 'نما' }] })[0], /"avoid" must be a non-empty list/);
+});
+
+test('terms: the real terms files are well formed, kept out of the page text, and the real prose follows them', () => {
+  const { texts, terms, origin, errors } = loadTextDir(path.join(ROOT, 'web', 'text'));
+  assert.deepEqual(errors, []);
+  for (const lang of LANGS) {
+    assert.ok(terms[lang], `${lang}/${TERMS_FILE} loaded`);
+    assert.deepEqual(checkTermsShape(lang, terms[lang]), []);
+    assert.ok(terms[lang].terms.length >= 15, `${lang}: one entry per concept of the reviews`);
+    assert.ok(!('terms' in texts[lang]), `${lang}: ${TERMS_FILE} is not merged into the page text`);
+    assert.ok(!Object.values(origin[lang]).includes(TERMS_FILE));
+    assert.deepEqual(checkTerms(lang, texts[lang], terms[lang], origin[lang]), []);
+  }
+});
+
+test('make-site fails (exit 1) and names file, key and variant when prose uses a forbidden variant', () => {
+  // a throwaway copy of the parts make-site reads, with one forbidden variant put back
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'terms-'));
+  try {
+    fs.cpSync(path.join(ROOT, 'build-scripts'), path.join(tmp, 'build-scripts'), { recursive: true });
+    fs.cpSync(path.join(ROOT, 'web'), path.join(tmp, 'web'), { recursive: true });
+    const file = path.join(tmp, 'web', 'text', 'fa', 's2.json');
+    const dict = JSON.parse(fs.readFileSync(file, 'utf8'));
+    dict['s2.step.exp'] = 'نمای هر امتیاز: [calc]';
+    fs.writeFileSync(file, JSON.stringify(dict, null, 1));
+    const run = () => spawnSync(process.execPath, [path.join(tmp, 'build-scripts', 'make-site.mjs'), '--check-only'], { encoding: 'utf8' });
+    const r = run();
+    assert.equal(r.status, 1, r.stdout + r.stderr);
+    assert.match(r.stdout + r.stderr, /fa\/s2\.json "s2\.step\.exp": «نمای» is a forbidden variant; use «مقدار نمایی»/);
+    // the same copy without the variant passes
+    dict['s2.step.exp'] = 'مقدار نمایی هر امتیاز: [calc]';
+    fs.writeFileSync(file, JSON.stringify(dict, null, 1));
+    const ok = run();
+    assert.equal(ok.status, 0, ok.stdout + ok.stderr);
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+});
+
+test('bidi: arithmetic on numbers or [placeholders] sits in an LTR isolate (`…` or $…$), never bare in RTL prose', () => {
+  // Left to the bidi algorithm, «[a] × [b] = [c]» in an RTL paragraph shows its operands in
+  // right-to-left order; the native reviews of 2026-12-01 found seven such equations.
+  const { texts } = loadTextDir(path.join(ROOT, 'web', 'text'));
+  const operand = String.raw`(?:\[[A-Za-z_][\w.]*\]|[0-9۰-۹٠-٩][0-9۰-۹٠-٩٬٫.,]*)`;
+  const bare = new RegExp(`${operand}\\s*[×+=−÷]\\s*${operand}`);
+  const found = [];
+  for (const lang of LANGS) {
+    for (const [key, value] of Object.entries(texts[lang])) {
+      const outside = String(value).replace(/`[^`]*`/g, ' ').replace(/\$[^$]*\$/g, ' ');
+      if (bare.test(outside)) found.push(`${lang} ${key}: ${value}`);
+    }
+  }
+  assert.deepEqual(found, []);
 });
