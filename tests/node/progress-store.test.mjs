@@ -343,3 +343,22 @@ test('records: exercise attempts, capped quiz history, guesses, in schema shape'
   assert.deepEqual(open(storage).get(), s.get(), 'all of it persisted');
   assert.equal(noticeKey({ code: 'quota-exceeded' }), 'practice.notice.quota-exceeded');
 });
+
+// Issue 13, defect 5: an envelope with a checksum but no `data` made
+// checksum(JSON.stringify(undefined)) throw a TypeError.
+test('an envelope without data is corrupt: readEnvelope, recover and import do not throw', () => {
+  const noData = JSON.stringify({ format: FORMAT, version: SCHEMA_VERSION, savedAt: NOW.toISOString(), checksum: '811c9dc5' });
+  assert.equal(readEnvelope(noData).kind, 'corrupt');
+  // On load: the intact backup is used, and the store stays persistent.
+  const storage = new FakeStorage();
+  storage.setItem(BACKUP_KEY, makeEnvelope(sampleData(), NOW));
+  storage.setItem(KEY, noData);
+  const s = open(storage);
+  assert.deepEqual(codes(s), ['recovered-backup']);
+  assert.deepEqual(s.get(), sampleData());
+  assert.equal(s.persistent, true);
+  // On import: refused with a reason, nothing changed.
+  const before = storage.getItem(KEY);
+  assert.deepEqual(s.import(noData), { ok: false, error: 'wrong-format' });
+  assert.equal(storage.getItem(KEY), before);
+});

@@ -61,7 +61,10 @@ export function readEnvelope(text) {
   } catch {
     return { kind: 'corrupt' };
   }
-  if (env === null || typeof env !== 'object' || env.format !== FORMAT || !Number.isInteger(env.version)) {
+  // An envelope without its own `data` is not ours (JSON.stringify(undefined)
+  // is not a string: hashing it threw a TypeError before this check).
+  if (env === null || typeof env !== 'object' || Array.isArray(env) || env.format !== FORMAT ||
+      !Number.isInteger(env.version) || !Object.hasOwn(env, 'data')) {
     return { kind: 'corrupt' };
   }
   const { version, data } = env;

@@ -110,7 +110,7 @@ export async function mount(root, ctx) {
     const now = new Date();
     const cards = ctx.store.get().cards;
     const due = scheduler.dueCards(cards, now, []).filter((id) => DECK.includes(id)).length;
-    const fresh = DECK.filter((id) => !(id in cards)).length;
+    const fresh = DECK.filter((id) => !Object.hasOwn(cards, id)).length;
     summary.textContent = '';
     summary.append(tx(ctx, 'cards.ui.deckSize', { n: DECK.length }), ' ', tx(ctx, 'cards.ui.dueCount', { due, new: fresh }));
   }
