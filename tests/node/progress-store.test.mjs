@@ -520,3 +520,16 @@ test('__proto__ keys in a saved copy are dropped, never set a prototype', () => 
   assert.deepEqual(Object.keys(s.get().cards), []);
   assert.equal(s.get().cards.due, undefined);
 });
+
+// Found by the property tests: a saved copy claiming version -1e300 (an "integer")
+// ran the migration loop from -1e300 up to the current version, hanging the page.
+test('a hostile version number is read at once (old: no migration to run), never looped up to', () => {
+  for (const version of [-1e300, -(2 ** 53), Number.MIN_SAFE_INTEGER, -1]) {
+    const text = JSON.stringify({ format: FORMAT, version, savedAt: NOW.toISOString(), checksum: checksum(JSON.stringify(sampleData())), data: sampleData() });
+    const storage = new FakeStorage();
+    storage.setItem(KEY, text);
+    const s = open(storage);
+    assert.deepEqual(s.get(), sampleData(), String(version));
+    assert.deepEqual(s.import(text), { ok: false, error: 'unsupported-version' });
+  }
+});

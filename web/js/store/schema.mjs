@@ -48,7 +48,10 @@ const MIGRATIONS = {
 /** Data of an older version → data in the current layout (not yet validated). Unknown versions pass as they are. */
 export function migrate(raw, version) {
   let d = raw;
-  for (let v = version; v < SCHEMA_VERSION; v++) {
+  // Start at the oldest version with a migration: a hostile "version": -1e300 must not
+  // loop up from there (and v++ does not even change numbers beyond 2^53).
+  const first = Math.min(...Object.keys(MIGRATIONS).map(Number));
+  for (let v = Math.max(version, first); v < SCHEMA_VERSION; v++) {
     if (isObject(d) && Object.hasOwn(MIGRATIONS, v)) d = MIGRATIONS[v](d);
   }
   return d;
