@@ -331,7 +331,8 @@ test('records: exercise attempts, capped quiz history, guesses, in schema shape'
   const s = open(storage);
   assert.deepEqual(recordExercise(s, 'entropy', { status: 'wrong', seed: 5 }, NOW), { ok: true });
   recordExercise(s, 'entropy', { status: 'correct', seed: 6 }, NOW);
-  assert.deepEqual(s.get().exercises.entropy, { attempts: 2, correct: 1, lastStatus: 'correct', lastSeed: 6, updatedAt: NOW.toISOString() });
+  // Both attempts at the same instant: the second is stamped 1 ms later, so it wins every merge.
+  assert.deepEqual(s.get().exercises.entropy, { attempts: 2, correct: 1, lastStatus: 'correct', lastSeed: 6, updatedAt: new Date(NOW.getTime() + 1).toISOString() });
   assert.equal(recordExercise(s, 'entropy', { status: 'great' }, NOW).ok, false, 'unknown status refused');
   for (let i = 0; i < 55; i++) recordQuiz(s, 'q', { score: i % 11, total: 10 }, NOW);
   assert.equal(s.get().quizzes.q.length, 50);
@@ -339,7 +340,7 @@ test('records: exercise attempts, capped quiz history, guesses, in schema shape'
   assert.equal(recordQuiz(s, 'q', { score: 3, total: 0 }, NOW).ok, false);
   recordGuess(s, 's3.max', 0.8, NOW);
   recordGuess(s, 's3.max', 'b', NOW);
-  assert.deepEqual(s.get().guesses['s3.max'], { value: 'b', at: NOW.toISOString() });
+  assert.deepEqual(s.get().guesses['s3.max'], { value: 'b', at: new Date(NOW.getTime() + 1).toISOString() });
   assert.deepEqual(open(storage).get(), s.get(), 'all of it persisted');
   assert.equal(noticeKey({ code: 'quota-exceeded' }), 'practice.notice.quota-exceeded');
 });
@@ -532,4 +533,18 @@ test('a hostile version number is read at once (old: no migration to run), never
     assert.deepEqual(s.get(), sampleData(), String(version));
     assert.deepEqual(s.import(text), { ok: false, error: 'unsupported-version' });
   }
+});
+
+// Found by the property test: with the other tab's clock ahead, a change made here
+// after hearing its record kept an older stamp; this tab and the others then disagreed.
+test('a change over a record stamped by a faster clock is made 1 ms newer, so every tab keeps it', () => {
+  const { a, b, toA, toB } = twoTabs();
+  a.update((d) => { d.guesses.g = { value: 'c1', at: later(9) }; });
+  toB();
+  b.update((d) => { d.guesses.g = { value: 'c2', at: later(8) }; });   // b's clock is behind
+  toA();
+  assert.equal(b.get().guesses.g.value, 'c2');
+  assert.equal(b.get().guesses.g.at, new Date(Date.parse(later(9)) + 1).toISOString());
+  assert.equal(a.get().guesses.g.value, 'c2', 'the other tab takes the change');
+  assert.equal(open(twoTabs().storage).get().guesses.g, undefined);
 });

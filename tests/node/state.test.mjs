@@ -53,3 +53,11 @@ test('a number key: empty or blank values are absent, not 0', () => {
   browser.setSearch('?s4.n=16');
   assert.equal(getParam('s4', 'n', 8), 16);
 });
+
+// Found by the property test: a value finite as a double but beyond float32 became Infinity.
+test('a matrix value beyond float32 range is refused, not turned into Infinity', async () => {
+  const { decodeMatrix } = await import('../../web/js/state.mjs');
+  assert.equal(decodeMatrix('2x1_0_3.4028235677973366e+38'), null);
+  assert.equal(decodeMatrix('1x2_-1e39_0'), null);
+  assert.deepEqual(Array.from(decodeMatrix('1x2_3.4e38_0').data), [Math.fround(3.4e38), 0]);
+});

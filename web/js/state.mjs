@@ -91,8 +91,10 @@ export function decodeMatrix(s) {
   if (!m) return null;
   const rows = +m[1], cols = +m[2];
   const vals = m[3].split('_').map(Number);
-  if (rows < 1 || cols < 1 || vals.length !== rows * cols || !vals.every(Number.isFinite)) return null;
-  return { rows, cols, data: Float32Array.from(vals) };
+  if (rows < 1 || cols < 1 || vals.length !== rows * cols) return null;
+  // Finite as a double is not enough: 3.5e38 becomes Infinity in float32.
+  const data = Float32Array.from(vals);
+  return data.every(Number.isFinite) ? { rows, cols, data } : null;
 }
 
 export function getMatrix(section, key, def) {

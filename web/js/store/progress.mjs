@@ -283,9 +283,24 @@ export function openProgress({ storage, now = () => new Date(), onError = report
   if (backend && bus && typeof bus.addEventListener === 'function') bus.addEventListener('storage', onStorage);
 
   // Settings have no stamp of their own in the blocks' updates: the store stamps them.
-  function stampSettings(prev, next) {
+  // And a record changed here is this tab's newest: when its stamp is not later than
+  // the one it replaces (another tab's clock runs ahead), it becomes 1 ms later, so every
+  // tab's merge agrees that this change wins.
+  function stamp(prev, next) {
     const strip = ({ updatedAt, ...rest }) => JSON.stringify(rest);
     if (strip(prev.settings) !== strip(next.settings)) next.settings.updatedAt = now().toISOString();
+    for (const [section, field] of STAMPED) {
+      for (const [id, rec] of Object.entries(next[section])) {
+        const old = Object.hasOwn(prev[section], id) ? prev[section][id] : undefined;
+        if (!old || rec[field] === undefined || JSON.stringify(old) === JSON.stringify(rec)) continue;
+        const was = Date.parse(old[field] ?? '');
+        if (Date.parse(rec[field]) <= was) rec[field] = new Date(was + 1).toISOString();
+      }
+    }
+    if (prev.settings.updatedAt && next.settings.updatedAt && strip(prev.settings) !== strip(next.settings) &&
+        Date.parse(next.settings.updatedAt) <= Date.parse(prev.settings.updatedAt)) {
+      next.settings.updatedAt = new Date(Date.parse(prev.settings.updatedAt) + 1).toISOString();
+    }
   }
 
   return {
@@ -312,7 +327,7 @@ export function openProgress({ storage, now = () => new Date(), onError = report
       }
       if (!isCompleteData(next)) return { ok: false, error: 'invalid-state' };
       const valid = validateData(next).data;
-      stampSettings(data, valid);
+      stamp(data, valid);
       replace(valid, 'update');
       return { ok: true };
     },
@@ -368,6 +383,9 @@ export function checkImport(text) {
   if (!isCompleteData(data)) return { ok: false, error: 'invalid-data' };
   return { ok: true, data: validateData(data).data };
 }
+
+// The field that dates each record of a map section (merge.mjs compares them).
+const STAMPED = [['cards', 'last_review'], ['exercises', 'updatedAt'], ['guesses', 'at'], ['rounds', 'updatedAt']];
 
 // One store per page, opened on first use (settings.mjs and the practice blocks share it).
 let shared = null;
