@@ -77,3 +77,18 @@ test('gradeQuestion uses the question tolerance and percent flag', () => {
   assert.equal(gradeQuestion('0.51', q).status, 'wrong');
   assert.equal(gradeQuestion('0.505', q).status, 'correct');
 });
+
+// Issue 13: an expected value of ±Infinity with a relative tolerance made the
+// tolerance infinite, so every answer was "correct"; NaN made every answer wrong.
+// A question like that is broken: the grader refuses it instead of grading.
+test('a non-finite expected value or tolerance is refused, never graded', () => {
+  for (const expected of [Infinity, -Infinity, NaN, '1', null, undefined]) {
+    assert.throws(() => gradeNumeric('1', expected, { rel: 0.01 }), { name: 'RangeError', code: 'bad-question' }, String(expected));
+    assert.throws(() => gradeNumeric('abc', expected, { abs: 1 }), RangeError, 'refused before the input is read');
+  }
+  for (const tol of [{ abs: Infinity }, { rel: Infinity }, { abs: NaN }, { abs: -1 }, { rel: -0.5 }, { abs: '1' }]) {
+    assert.throws(() => gradeNumeric('1', 2, tol), { name: 'RangeError', code: 'bad-question' }, JSON.stringify(tol));
+  }
+  assert.throws(() => gradeQuestion('1', { answer: Infinity, tolerance: { rel: 0.01 } }), RangeError);
+  assert.throws(() => toleranceFor(NaN, { abs: 1 }), RangeError);
+});

@@ -264,7 +264,7 @@ test('invalid imports are refused with a reason and change nothing', () => {
   delete missingSection.data.guesses;
   missingSection.checksum = checksum(JSON.stringify(missingSection.data));
   const otherVersion = structuredClone(good);
-  otherVersion.version = 2;
+  otherVersion.version = SCHEMA_VERSION + 1;
   const badSum = structuredClone(good);
   badSum.checksum = '00000000';
 
@@ -331,7 +331,8 @@ test('records: exercise attempts, capped quiz history, guesses, in schema shape'
   const s = open(storage);
   assert.deepEqual(recordExercise(s, 'entropy', { status: 'wrong', seed: 5 }, NOW), { ok: true });
   recordExercise(s, 'entropy', { status: 'correct', seed: 6 }, NOW);
-  assert.deepEqual(s.get().exercises.entropy, { attempts: 2, correct: 1, lastStatus: 'correct', lastSeed: 6, updatedAt: NOW.toISOString() });
+  // Both attempts at the same instant: the second is stamped 1 ms later, so it wins every merge.
+  assert.deepEqual(s.get().exercises.entropy, { attempts: 2, correct: 1, lastStatus: 'correct', lastSeed: 6, updatedAt: new Date(NOW.getTime() + 1).toISOString() });
   assert.equal(recordExercise(s, 'entropy', { status: 'great' }, NOW).ok, false, 'unknown status refused');
   for (let i = 0; i < 55; i++) recordQuiz(s, 'q', { score: i % 11, total: 10 }, NOW);
   assert.equal(s.get().quizzes.q.length, 50);
@@ -339,7 +340,211 @@ test('records: exercise attempts, capped quiz history, guesses, in schema shape'
   assert.equal(recordQuiz(s, 'q', { score: 3, total: 0 }, NOW).ok, false);
   recordGuess(s, 's3.max', 0.8, NOW);
   recordGuess(s, 's3.max', 'b', NOW);
-  assert.deepEqual(s.get().guesses['s3.max'], { value: 'b', at: NOW.toISOString() });
+  assert.deepEqual(s.get().guesses['s3.max'], { value: 'b', at: new Date(NOW.getTime() + 1).toISOString() });
   assert.deepEqual(open(storage).get(), s.get(), 'all of it persisted');
   assert.equal(noticeKey({ code: 'quota-exceeded' }), 'practice.notice.quota-exceeded');
+});
+
+// Issue 13, defect 5: an envelope with a checksum but no `data` made
+// checksum(JSON.stringify(undefined)) throw a TypeError.
+test('an envelope without data is corrupt: readEnvelope, recover and import do not throw', () => {
+  const noData = JSON.stringify({ format: FORMAT, version: SCHEMA_VERSION, savedAt: NOW.toISOString(), checksum: '811c9dc5' });
+  assert.equal(readEnvelope(noData).kind, 'corrupt');
+  // On load: the intact backup is used, and the store stays persistent.
+  const storage = new FakeStorage();
+  storage.setItem(BACKUP_KEY, makeEnvelope(sampleData(), NOW));
+  storage.setItem(KEY, noData);
+  const s = open(storage);
+  assert.deepEqual(codes(s), ['recovered-backup']);
+  assert.deepEqual(s.get(), sampleData());
+  assert.equal(s.persistent, true);
+  // On import: refused with a reason, nothing changed.
+  const before = storage.getItem(KEY);
+  assert.deepEqual(s.import(noData), { ok: false, error: 'wrong-format' });
+  assert.equal(storage.getItem(KEY), before);
+});
+
+// ---------------------------------------------------------------- version 2: merge, tabs, migration
+
+// A version-1 envelope as the published site wrote it: no `rounds`, no settings stamp.
+function v1Envelope(data = sampleData()) {
+  const d = structuredClone(data);
+  delete d.rounds;
+  const env = { format: FORMAT, version: 1, savedAt: NOW.toISOString(), checksum: checksum(JSON.stringify(d)), data: d };
+  return JSON.stringify(env);
+}
+
+test('a version-1 copy loads without loss and without a notice, and is saved as version 2', () => {
+  assert.equal(SCHEMA_VERSION, 2);
+  const storage = new FakeStorage();
+  storage.setItem(KEY, v1Envelope());
+  const s = open(storage);
+  assert.deepEqual(codes(s), [], 'a clean migration says nothing');
+  assert.deepEqual(s.get(), sampleData());
+  assert.deepEqual(s.get().rounds, {});
+  s.update((d) => { d.guesses.x = { value: 1, at: NOW.toISOString() }; });
+  const env = JSON.parse(storage.getItem(KEY));
+  assert.equal(env.version, 2);
+  assert.deepEqual(env.data.rounds, {});
+  assert.equal(JSON.parse(storage.getItem(BACKUP_KEY)).version, 1, 'the version-1 copy is the backup');
+  // A damaged main copy falls back to a version-1 backup.
+  const s2 = new FakeStorage();
+  s2.setItem(BACKUP_KEY, v1Envelope());
+  s2.setItem(KEY, '{');
+  const r = open(s2);
+  assert.deepEqual(codes(r), ['recovered-backup']);
+  assert.deepEqual(r.get(), sampleData());
+});
+
+test('a version-1 file imports (migrated); a version-1 file missing a section is refused', () => {
+  const s = open(new FakeStorage());
+  assert.deepEqual(s.import(v1Envelope()), { ok: true });
+  assert.deepEqual(s.get(), sampleData());
+  const broken = JSON.parse(v1Envelope());
+  delete broken.data.guesses;
+  broken.checksum = checksum(JSON.stringify(broken.data));
+  assert.deepEqual(s.import(JSON.stringify(broken)), { ok: false, error: 'invalid-data' });
+  const v0 = JSON.parse(v1Envelope());
+  v0.version = 0;
+  assert.deepEqual(s.import(JSON.stringify(v0)), { ok: false, error: 'unsupported-version' });
+});
+
+const ROUND = {
+  items: [{ kind: 'mcq', id: 'q01', order: ['o2', 'o1', 'o4', 'o3'] }, { kind: 'numeric', id: 'softmax-weight', seed: 9 }],
+  i: 1, score: 1, done: false, updatedAt: NOW.toISOString(),
+};
+
+test('schema v2: a quiz round in progress is kept; malformed rounds are dropped', () => {
+  const d = sampleData();
+  d.rounds.main = ROUND;
+  d.rounds.bad1 = { ...ROUND, i: 3 };
+  d.rounds.bad2 = { ...ROUND, score: 2 };
+  d.rounds.bad3 = { ...ROUND, items: [{ kind: 'mcq', id: 'q01', order: ['o1', 'o1'] }] };
+  d.rounds.bad4 = { ...ROUND, items: [{ kind: 'numeric', id: 'x', seed: -1 }] };
+  d.rounds.bad5 = { ...ROUND, done: 'yes' };
+  const { data, droppedSections } = validateData(d);
+  assert.deepEqual(Object.keys(data.rounds), ['main']);
+  assert.deepEqual(droppedSections, ['rounds']);
+});
+
+// Two tabs = two stores on one storage; `storage` events are delivered by hand,
+// as the browser does to every OTHER tab after a write.
+function twoTabs() {
+  const storage = new FakeStorage();
+  const busA = new EventTarget();
+  const busB = new EventTarget();
+  const a = openProgress({ storage, now: () => NOW, events: busA });
+  const b = openProgress({ storage, now: () => NOW, events: busB });
+  const deliver = (bus) => {
+    const ev = new Event('storage');
+    ev.key = KEY;
+    ev.newValue = storage.getItem(KEY);
+    bus.dispatchEvent(ev);
+  };
+  return { storage, a, b, toA: () => deliver(busA), toB: () => deliver(busB) };
+}
+
+const later = (min) => new Date(NOW.getTime() + min * 60000).toISOString();
+
+test('two tabs: each save merges what the other saved (no event needed), nothing is lost', () => {
+  const { storage, a, b } = twoTabs();
+  recordExercise(a, 'entropy', { status: 'correct', seed: 1 }, NOW);
+  b.update((d) => { d.cards.c01 = CARD; });   // b never heard of a's exercise
+  const saved = JSON.parse(storage.getItem(KEY)).data;
+  assert.ok(saved.exercises.entropy && saved.cards.c01, 'both kept');
+  assert.ok(b.get().exercises.entropy, 'b now holds a\'s exercise too');
+  const reopened = open(storage).get();
+  assert.ok(reopened.exercises.entropy && reopened.cards.c01);
+});
+
+test('two tabs: a storage event merges the other tab\'s copy and tells subscribers (source merge)', () => {
+  const { a, b, toB } = twoTabs();
+  const heard = [];
+  b.subscribe((data, notices, change) => heard.push([change.source, Object.keys(data.cards)]));
+  a.update((d) => { d.cards.c01 = CARD; });
+  toB();
+  assert.deepEqual(heard, [['merge', ['c01']]]);
+  toB();
+  assert.equal(heard.length, 1, 'the same copy again changes nothing and says nothing');
+  // Newest wins per record.
+  a.update((d) => { d.exercises.e = { ...EXERCISE, updatedAt: later(5), attempts: 1, correct: 1 }; });
+  b.update((d) => { d.exercises.e = { ...EXERCISE, updatedAt: later(1) }; });   // older, written after
+  assert.equal(b.get().exercises.e.updatedAt, later(5), 'the newer record wins even when written first');
+});
+
+test('two tabs: a quiz round finished in one is not brought back by the other', () => {
+  const { a, b, toB } = twoTabs();
+  a.update((d) => { d.rounds.main = ROUND; });
+  toB();
+  assert.deepEqual(b.get().rounds.main, ROUND);
+  a.update((d) => { d.rounds.main = { ...ROUND, i: 2, score: 2, done: true, updatedAt: later(2) }; d.quizzes.main = [{ at: later(2), score: 2, total: 2 }]; });
+  b.update((d) => { d.guesses.g = { value: 'c1', at: later(3) }; });   // b still had the round in progress
+  assert.equal(b.get().rounds.main.done, true);
+  assert.equal(b.get().quizzes.main.length, 1);
+});
+
+test('settings: the store stamps a change, and the newer setting wins across tabs', () => {
+  const { a, b, toA } = twoTabs();
+  let t = 0;
+  const clockA = openProgress({ storage: new FakeStorage(), now: () => new Date(NOW.getTime() + ++t * 1000) });
+  clockA.update((d) => { d.settings.latinDigits = true; });
+  assert.ok(clockA.get().settings.updatedAt, 'stamped');
+  const stamp = clockA.get().settings.updatedAt;
+  clockA.update((d) => { d.exercises.x = EXERCISE; });
+  assert.equal(clockA.get().settings.updatedAt, stamp, 'not restamped when settings did not change');
+  b.update((d) => { d.settings.lang = 'ar'; });
+  toA();
+  assert.equal(a.get().settings.lang, 'ar');
+});
+
+test('import merges: newer records in this browser are kept, older ones updated from the file', () => {
+  const s = open(new FakeStorage());
+  s.update((d) => { d.exercises.e = { ...EXERCISE, updatedAt: later(10) }; d.guesses.g = { value: 1, at: NOW.toISOString() }; });
+  const file = sampleData();
+  file.exercises.e = { ...EXERCISE, attempts: 1, correct: 1, updatedAt: later(1) };
+  file.guesses.g = { value: 2, at: later(1) };
+  const heard = [];
+  s.subscribe((d, n, change) => heard.push(change.source));
+  assert.deepEqual(s.import(makeEnvelope(file, NOW)), { ok: true });
+  assert.equal(s.get().exercises.e.updatedAt, later(10), 'newer here: kept');
+  assert.equal(s.get().guesses.g.value, 2, 'newer in the file: taken');
+  assert.deepEqual(s.get().cards, file.cards);
+  assert.deepEqual(heard, ['import']);
+});
+
+test('__proto__ keys in a saved copy are dropped, never set a prototype', () => {
+  const text = makeEnvelope(sampleData(), NOW).replace('"card.softmax"', '"__proto__"');
+  const storage = new FakeStorage();
+  storage.setItem(KEY, text);
+  const s = open(storage);
+  assert.equal(Object.getPrototypeOf(s.get().cards), Object.prototype);
+  assert.deepEqual(Object.keys(s.get().cards), []);
+  assert.equal(s.get().cards.due, undefined);
+});
+
+// Found by the property tests: a saved copy claiming version -1e300 (an "integer")
+// ran the migration loop from -1e300 up to the current version, hanging the page.
+test('a hostile version number is read at once (old: no migration to run), never looped up to', () => {
+  for (const version of [-1e300, -(2 ** 53), Number.MIN_SAFE_INTEGER, -1]) {
+    const text = JSON.stringify({ format: FORMAT, version, savedAt: NOW.toISOString(), checksum: checksum(JSON.stringify(sampleData())), data: sampleData() });
+    const storage = new FakeStorage();
+    storage.setItem(KEY, text);
+    const s = open(storage);
+    assert.deepEqual(s.get(), sampleData(), String(version));
+    assert.deepEqual(s.import(text), { ok: false, error: 'unsupported-version' });
+  }
+});
+
+// Found by the property test: with the other tab's clock ahead, a change made here
+// after hearing its record kept an older stamp; this tab and the others then disagreed.
+test('a change over a record stamped by a faster clock is made 1 ms newer, so every tab keeps it', () => {
+  const { a, b, toA, toB } = twoTabs();
+  a.update((d) => { d.guesses.g = { value: 'c1', at: later(9) }; });
+  toB();
+  b.update((d) => { d.guesses.g = { value: 'c2', at: later(8) }; });   // b's clock is behind
+  toA();
+  assert.equal(b.get().guesses.g.value, 'c2');
+  assert.equal(b.get().guesses.g.at, new Date(Date.parse(later(9)) + 1).toISOString());
+  assert.equal(a.get().guesses.g.value, 'c2', 'the other tab takes the change');
+  assert.equal(open(twoTabs().storage).get().guesses.g, undefined);
 });

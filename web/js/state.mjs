@@ -13,6 +13,22 @@
 //   st.getMatrix('x', {rows, cols, data}); st.setMatrix('x', m);   // "4x3_1_0_0_…" in the URL
 //   st.reset();                                   // drop every key of this section
 // Each change dispatches `statechange` on window (the language switch listens).
+//
+// A URL value is the reader's input: look it up in a table with oneOf / hasOwnKey,
+// never with `in` (`?s7.dtype=toString` passes `'toString' in DTYPES`).
+//   oneOf(DTYPES, st.get('dtype', 'fp16'), 'fp16')   // an own key of the table, else the default
+//   oneOf(['off', 'sqrt'], st.get('scale', 'off'), 'off')   // or an element of an array
+
+/** True when key is an own (not inherited) string key of table. */
+export function hasOwnKey(table, key) {
+  return typeof key === 'string' && table != null && !Array.isArray(table) && Object.hasOwn(table, key);
+}
+
+/** value when it is one of the choices (own keys of an object, or elements of an array), else def. */
+export function oneOf(table, value, def) {
+  if (Array.isArray(table)) return table.includes(value) ? value : def;
+  return hasOwnKey(table, value) ? value : def;
+}
 
 function params() {
   return new URLSearchParams(location.search);
@@ -31,6 +47,7 @@ export function getParam(section, key, def) {
   const v = params().get(name(section, key));
   if (v === null) return def;
   if (typeof def === 'number') {
+    if (v.trim() === '') return def;   // Number('') is 0: an empty value is no value
     const x = Number(v);
     return Number.isFinite(x) ? x : def;
   }
@@ -74,8 +91,10 @@ export function decodeMatrix(s) {
   if (!m) return null;
   const rows = +m[1], cols = +m[2];
   const vals = m[3].split('_').map(Number);
-  if (rows < 1 || cols < 1 || vals.length !== rows * cols || !vals.every(Number.isFinite)) return null;
-  return { rows, cols, data: Float32Array.from(vals) };
+  if (rows < 1 || cols < 1 || vals.length !== rows * cols) return null;
+  // Finite as a double is not enough: 3.5e38 becomes Infinity in float32.
+  const data = Float32Array.from(vals);
+  return data.every(Number.isFinite) ? { rows, cols, data } : null;
 }
 
 export function getMatrix(section, key, def) {

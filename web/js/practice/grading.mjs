@@ -12,7 +12,20 @@ import { parseNumber } from '../numerals.mjs';
 
 const SLACK = 1e-12;
 
+const isFinite = (x) => typeof x === 'number' && Number.isFinite(x);
+
+// A question whose expected value or tolerance is not a finite number is broken
+// (an infinite tolerance would accept every answer, NaN none): refuse it.
+function checkQuestion(expected, abs, rel) {
+  if (!isFinite(expected) || !isFinite(abs) || !isFinite(rel) || abs < 0 || rel < 0) {
+    throw Object.assign(new RangeError(`grading: expected ${expected} ± {abs: ${abs}, rel: ${rel}} is not a finite question`),
+      { code: 'bad-question' });
+  }
+}
+
+/** max(abs, rel·|expected|). Throws a RangeError (code 'bad-question') unless all are finite and tolerances ≥ 0. */
 export function toleranceFor(expected, { abs = 0, rel = 0 } = {}) {
+  checkQuestion(expected, abs, rel);
   return Math.max(abs, rel * Math.abs(expected));
 }
 
@@ -22,6 +35,7 @@ const within = (x, expected, tol) => Math.abs(x - expected) <= tol + SLACK * Mat
  * gradeNumeric(input, expected, {abs, rel, percentOk}) →
  *   {status: 'correct'|'wrong'|'unparseable', value, expected, tolerance, reason?, note?}
  * `reason` (unparseable only) is parseNumber's reason; `note` may be 'percent-missing'.
+ * Throws a RangeError with code 'bad-question' when expected or the tolerance is not finite.
  */
 export function gradeNumeric(input, expected, { abs = 0, rel = 0, percentOk = false } = {}) {
   const tolerance = toleranceFor(expected, { abs, rel });

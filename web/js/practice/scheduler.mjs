@@ -49,7 +49,7 @@ export function createScheduler(lib, { requestRetention = 0.9, maximumInterval =
 
   /** Review a stored card with 'again'|'hard'|'good'|'easy' at `now` → the new stored card. */
   function review(stored, grade, now = new Date()) {
-    if (!(grade in RATING)) throw new Error(`review: unknown grade ${grade}`);
+    if (!Object.hasOwn(RATING, grade)) throw new Error(`review: unknown grade ${grade}`);
     const { card } = engine.next(deserialize(stored), now, RATING[grade]);
     return serialize(card);
   }
@@ -71,7 +71,7 @@ export function createScheduler(lib, { requestRetention = 0.9, maximumInterval =
       .filter(([, c]) => isDue(c, now))
       .sort(([a, x], [b, y]) => Date.parse(x.due) - Date.parse(y.due) || (a < b ? -1 : 1))
       .map(([id]) => id);
-    return [...seen, ...allIds.filter((id) => !(id in cards))];
+    return [...seen, ...allIds.filter((id) => !Object.hasOwn(cards, id))];
   }
 
   /** Review card `id` inside the progress store (creating it if new). → store.update's result */

@@ -14,6 +14,7 @@ import { select, intField, controlRow } from '../widgets/controls.mjs';
 import { createChart } from '../widgets/chart.mjs';
 import { simpleTable } from '../widgets/table.mjs';
 import { h, setT, serial } from '../dom.mjs';
+import { oneOf } from '../state.mjs';
 
 const TABLE_N = [512, 1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072];
 const DTYPES = { fp32: 4, fp16: 2, bf16: 2 };
@@ -24,7 +25,7 @@ export async function mount(root, ctx) {
   const okInt = (v, lo, hi, d) => (Number.isInteger(v) && v >= lo && v <= hi ? v : d);
   const st = {
     n: okInt(state.get('n', 8192), 1, 4194304, 8192),
-    dtype: state.get('dtype', 'fp16') in DTYPES ? state.get('dtype', 'fp16') : 'fp16',
+    dtype: oneOf(DTYPES, state.get('dtype', 'fp16'), 'fp16'),
     heads: okInt(state.get('heads', 1), 1, 256, 1),
     layers: okInt(state.get('layers', 1), 1, 256, 1),
     batch: okInt(state.get('batch', 1), 1, 1024, 1),

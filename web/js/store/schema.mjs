@@ -1,4 +1,4 @@
-// Schema version 1 of the learner's progress, one validator per section.
+// Schema version 2 of the learner's progress, one validator per section.
 // Validators never throw: each returns {value, dropped} where `value` is the
 // part that passed (map sections keep every valid entry, drop the others) and
 // `dropped` counts what was thrown away, so the store can say "we kept most of
@@ -6,16 +6,26 @@
 // anything dropped means the file is refused.
 //
 // data = {
-//   settings:  {lang: 'fa'|'ar'|null, latinDigits: boolean}
+//   settings:  {lang: 'fa'|'ar'|null, latinDigits: boolean, updatedAt?}   (updatedAt: v2, set by the store)
 //   cards:     {[cardId]: {due, stability, difficulty, elapsed_days, scheduled_days,
 //                          learning_steps, reps, lapses, state: 0..3, last_review?}}  (ts-fsrs Card, dates ISO)
 //   exercises: {[exerciseId]: {attempts, correct, lastStatus?, lastSeed?, updatedAt}}
 //   quizzes:   {[quizId]: [{at, score, total}]}   newest last, at most MAX_QUIZ_HISTORY
 //   guesses:   {[guessId]: {value: number|string, at}}   try-without-code predictions
+//   rounds:    {[quizId]: {items, i, score, done, updatedAt}}   (v2) the quiz round in progress, so it
+//              survives a reload: items [{kind: 'mcq', id, order: [choice ids]} | {kind: 'numeric', id, seed?}],
+//              i = the first item not answered yet, score = right first answers among items[0..i);
+//              a finished round stays with done: true (a later merge must not bring it back)
 // }
+// Dates are ISO 8601 strings; every record carries the time it last changed, so two
+// copies (two tabs, an imported file) merge record by record (merge.mjs).
+//
+// Versions: 1 had no `rounds` and no settings.updatedAt. MIGRATIONS[v] turns data of
+// version v into version v + 1; migrate() runs them in turn before validation.
 
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 export const MAX_QUIZ_HISTORY = 50;
+export const MAX_ROUND_ITEMS = 50;
 const MAX_ID_LENGTH = 100;
 const MAX_GUESS_TEXT = 200;
 
@@ -26,7 +36,25 @@ export function emptyData() {
     exercises: {},
     quizzes: {},
     guesses: {},
+    rounds: {},
   };
+}
+
+const MIGRATIONS = {
+  // v1 → v2: the new `rounds` section starts empty; settings have no stamp yet (oldest).
+  1: (d) => ({ ...d, rounds: {} }),
+};
+
+/** Data of an older version → data in the current layout (not yet validated). Unknown versions pass as they are. */
+export function migrate(raw, version) {
+  let d = raw;
+  // Start at the oldest version with a migration: a hostile "version": -1e300 must not
+  // loop up from there (and v++ does not even change numbers beyond 2^53).
+  const first = Math.min(...Object.keys(MIGRATIONS).map(Number));
+  for (let v = Math.max(version, first); v < SCHEMA_VERSION; v++) {
+    if (isObject(d) && Object.hasOwn(MIGRATIONS, v)) d = MIGRATIONS[v](d);
+  }
+  return d;
 }
 
 // ---------------------------------------------------------------- field checks
@@ -38,7 +66,8 @@ const isIsoDate = (x) =>
   typeof x === 'string' &&
   /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/.test(x) &&
   !Number.isNaN(Date.parse(x));
-const isId = (k) => typeof k === 'string' && k.length > 0 && k.length <= MAX_ID_LENGTH;
+// '__proto__' as a key of a plain object would set its prototype, not add an entry.
+const isId = (k) => typeof k === 'string' && k.length > 0 && k.length <= MAX_ID_LENGTH && k !== '__proto__';
 
 function validCard(c) {
   return (
@@ -71,6 +100,22 @@ function validExercise(e) {
 const validQuizResult = (r) =>
   isObject(r) && isIsoDate(r.at) && isCount(r.score) && Number.isInteger(r.total) && r.total > 0 && r.score <= r.total;
 
+const isChoiceId = (x) => typeof x === 'string' && x.length > 0 && x.length <= 20;
+const validRoundItem = (it) =>
+  isObject(it) && isId(it.id) &&
+  ((it.kind === 'mcq' && Array.isArray(it.order) && it.order.length >= 2 && it.order.length <= 8 && it.order.every(isChoiceId) &&
+    new Set(it.order).size === it.order.length && it.seed === undefined) ||
+   (it.kind === 'numeric' && it.order === undefined &&
+    (it.seed === undefined || (Number.isInteger(it.seed) && it.seed >= 0 && it.seed < 2 ** 32))));
+
+const validRound = (r) =>
+  isObject(r) &&
+  Array.isArray(r.items) && r.items.length > 0 && r.items.length <= MAX_ROUND_ITEMS && r.items.every(validRoundItem) &&
+  isCount(r.i) && r.i <= r.items.length &&
+  isCount(r.score) && r.score <= r.i &&
+  typeof r.done === 'boolean' &&
+  isIsoDate(r.updatedAt);
+
 const validGuess = (g) =>
   isObject(g) &&
   (isFiniteNumber(g.value) || (typeof g.value === 'string' && g.value.length <= MAX_GUESS_TEXT)) &&
@@ -102,6 +147,8 @@ function settingsSection(raw) {
   else if (raw.lang !== undefined) dropped++;
   if (typeof raw.latinDigits === 'boolean') value.latinDigits = raw.latinDigits;
   else if (raw.latinDigits !== undefined) dropped++;
+  if (isIsoDate(raw.updatedAt)) value.updatedAt = raw.updatedAt;
+  else if (raw.updatedAt !== undefined) dropped++;
   return { value, dropped };
 }
 
@@ -120,6 +167,7 @@ export const SECTIONS = {
   exercises: mapSection(validExercise),
   quizzes: mapSection((l) => Array.isArray(l), quizHistory),
   guesses: mapSection(validGuess),
+  rounds: mapSection(validRound),
 };
 
 /**
@@ -131,7 +179,7 @@ export function validateData(raw) {
   const droppedSections = [];
   const src = isObject(raw) ? raw : {};
   for (const [name, validate] of Object.entries(SECTIONS)) {
-    const { value, dropped } = validate(src[name]);
+    const { value, dropped } = validate(Object.hasOwn(src, name) ? src[name] : undefined);
     data[name] = value;
     if (dropped > 0) droppedSections.push(name);
   }
@@ -142,6 +190,6 @@ export function validateData(raw) {
 /** True when raw passes with nothing dropped and every section present (import). */
 export function isCompleteData(raw) {
   if (!isObject(raw)) return false;
-  if (!Object.keys(SECTIONS).every((s) => s in raw)) return false;
+  if (!Object.keys(SECTIONS).every((s) => Object.hasOwn(raw, s))) return false;
   return validateData(raw).droppedSections.length === 0;
 }

@@ -3,7 +3,9 @@
 // Cards whose answer is a number fill it from the engine (sat's score and
 // weight, byte counts, the online-softmax difference, …). Each grade button
 // shows the interval it would give; grading saves the card in the progress
-// store (cards[id]).
+// store (cards[id]). When the store changes from outside this block (an import,
+// another tab), the counts follow and, unless an answer is showing, the session is
+// drawn again from the cards now due.
 //
 // Keyboard (announced on screen): Space / Enter reveal the answer, 1–4 grade
 // Again / Hard / Good / Easy, while focus is inside this block (not in a text field).
@@ -100,6 +102,7 @@ export async function mount(root, ctx) {
   root.append(card, status);
 
   let queue = [];
+  let ahead = false;   // studying ahead (the session's queue is the whole deck)
   let pos = 0;
   let revealed = false;
   let gradeButtons = [];
@@ -110,12 +113,13 @@ export async function mount(root, ctx) {
     const now = new Date();
     const cards = ctx.store.get().cards;
     const due = scheduler.dueCards(cards, now, []).filter((id) => DECK.includes(id)).length;
-    const fresh = DECK.filter((id) => !(id in cards)).length;
+    const fresh = DECK.filter((id) => !Object.hasOwn(cards, id)).length;
     summary.textContent = '';
     summary.append(tx(ctx, 'cards.ui.deckSize', { n: DECK.length }), ' ', tx(ctx, 'cards.ui.dueCount', { due, new: fresh }));
   }
 
-  function startSession(ahead = false) {
+  function startSession(studyAhead = false) {
+    ahead = studyAhead;
     const now = new Date();
     const cards = ctx.store.get().cards;
     if (ahead) {
@@ -230,6 +234,14 @@ export async function mount(root, ctx) {
       e.preventDefault();
       gradeButtons[digit].click();
     }
+  });
+
+  // Another tab or an import changed the cards: recount, and redraw the session
+  // unless the learner is looking at an answer (their grade must go to that card).
+  ctx.store.subscribe((data, notices, change) => {
+    if (!change || change.source === 'update') return;
+    if (revealed && card.dataset.side === 'back') refreshSummary();
+    else startSession(ahead);
   });
 
   startSession(false);

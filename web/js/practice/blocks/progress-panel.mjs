@@ -1,8 +1,11 @@
 // The progress panel of the practice page: a summary of what the store holds,
-// export to a JSON file (download) and import from a file. A refused file
-// (store.import's error codes) shows a message in the page language and
-// changes nothing. Store notices themselves are shown at the top of the page
-// by pages/practice.mjs.
+// export to a JSON file (download) and import from a file. An imported file is
+// merged with this browser's progress (per record, the newer wins) and every
+// block follows at once (they subscribe to the store). A refused file (store.import's
+// error codes, or a file that cannot be read) shows why in the page language and
+// changes nothing; in every case the file input is emptied, so the same file can
+// be chosen again. Store notices themselves are shown at the top of the page by
+// pages/practice.mjs.
 //
 // data-testid hooks: progress-summary, progress-export, progress-import (the file
 // input), progress-message (live region, data-kind="ok|bad", data-code = import
@@ -47,27 +50,37 @@ export async function mount(root, ctx) {
 
   const inputId = 'progress-import-input';
   const fileInput = h('input', { type: 'file', id: inputId, accept: 'application/json,.json', testid: 'progress-import', class: 'file-input visually-hidden', 'aria-describedby': 'progress-import-hint' });
-  fileInput.addEventListener('change', async () => {
-    const f = fileInput.files && fileInput.files[0];
-    if (!f) return;
+  async function importChosen(f) {
     let text;
     try {
       text = await f.text();
     } catch {
-      say(message, ctx, 'practice.import.read-failed', null, 'bad');
-      message.dataset.code = 'read-failed';
+      return { ok: false, error: 'read-failed' };
+    }
+    // store.import never throws; a subscriber's failure must not cost the message either.
+    try {
+      return store.import(text);
+    } catch (e) {
+      console.error(e);
+      return { ok: false, error: 'invalid-data' };
+    }
+  }
+  fileInput.addEventListener('change', async () => {
+    const f = fileInput.files && fileInput.files[0];
+    if (!f) return;
+    try {
+      const r = await importChosen(f);
+      if (r.ok) {
+        say(message, ctx, 'practice.progress.imported', null, 'ok');
+        delete message.dataset.code;
+      } else {
+        const code = ctx.has(`practice.import.${r.error}`) ? r.error : 'invalid-data';
+        say(message, ctx, `practice.import.${code}`, null, 'bad');
+        message.dataset.code = code;
+      }
+    } finally {
       fileInput.value = '';
-      return;
     }
-    const r = store.import(text);
-    if (r.ok) {
-      say(message, ctx, 'practice.progress.imported', null, 'ok');
-      delete message.dataset.code;
-    } else {
-      say(message, ctx, `practice.import.${r.error}`, null, 'bad');
-      message.dataset.code = r.error;
-    }
-    fileInput.value = '';
   });
   // The native file input is visually hidden (its own text would be in the browser's
   // language); the label, styled as a button, opens it and names it.

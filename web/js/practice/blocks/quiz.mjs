@@ -5,7 +5,10 @@
 // questions; the score counts the FIRST answer to each question. A wrong numeric
 // answer can be retried on a fresh instance (new seed) as often as the learner likes.
 // Each finished round is saved in the progress store (quizzes.main) and the
-// history is shown.
+// history is shown. The round in progress is saved too (rounds.main: the questions
+// drawn, their shuffled options and numeric seeds, how many are answered and the
+// score), so a reload resumes it at the first question not answered yet; the history
+// follows every change of the store (an import, another tab).
 //
 // data-testid hooks:
 //   quiz-start, quiz-question (data-kind="mcq|numeric", data-id, data-seed for numeric,
@@ -19,6 +22,7 @@
 import { QUIZ } from '../generators.mjs';
 import { gradeQuestion } from '../grading.mjs';
 import { createRng, freshSeed } from '../random.mjs';
+import { MAX_QUIZ_HISTORY } from '../../store/schema.mjs';
 import { h } from '../../dom.mjs';
 import { tx, p, liveRegion, say, choiceGroup, answerField, showGrade, button, num, lessonLink } from './ui.mjs';
 import { solutionList, promptNode, toleranceNode, hintControl } from './try-yourself.mjs';
@@ -64,6 +68,7 @@ export async function mount(root, ctx) {
     const mcq = rng.shuffle(MCQ).slice(0, ROUND_MCQ).map((id) => ({ kind: 'mcq', id, order: rng.shuffle(['o1', 'o2', 'o3', 'o4']) }));
     const numeric = rng.shuffle(NUMERIC).slice(0, ROUND_NUM).map((id) => ({ kind: 'numeric', id }));
     round = { items: rng.shuffle([...mcq, ...numeric]), i: 0, score: 0 };
+    saveRound();
     showItem();
   }
 
@@ -107,6 +112,7 @@ export async function mount(root, ctx) {
         if (!v) { say(feedback, ctx, 'quiz.ui.pickFirst', null, 'warn'); group.focusFirst(); return; }
         const right = v === 'o1';
         if (right) round.score += 1;
+        saveRound({ answered: round.i + 1 });
         group.disabled = true;
         group.markResult('o1');
         say(feedback, ctx, right ? 'quiz.ui.correct' : 'quiz.ui.wrong', null, right ? 'ok' : 'bad');
@@ -130,8 +136,10 @@ export async function mount(root, ctx) {
     const wait = p(ctx, 'quiz.ui.computing', null, 'note');
     art.append(wait);
     let q;
+    // The first instance of a question keeps its seed (saved with the round): a reload shows it again.
+    const seed = firstTry && item.seed !== undefined ? item.seed : freshSeed();
     try {
-      q = await QUIZ[item.id].generate(freshSeed(), ctx.engine);
+      q = await QUIZ[item.id].generate(seed, ctx.engine);
     } catch (err) {
       console.error(err);
       wait.remove();
@@ -140,6 +148,7 @@ export async function mount(root, ctx) {
       return;
     }
     wait.remove();
+    if (firstTry && item.seed === undefined) { item.seed = q.seed; saveRound(); }
     art.dataset.seed = String(q.seed);
     art.dataset.state = 'ready';
     const feedback = liveRegion('quiz-feedback');
@@ -154,6 +163,7 @@ export async function mount(root, ctx) {
       done = true;
       field.input.readOnly = true;
       if (firstTry && status === 'correct') round.score += 1;
+      if (firstTry) saveRound({ answered: round.i + 1 });
       firstTry = false;
       const value = num(ctx, q.answer, 4);
       feedback.textContent = '';
@@ -188,10 +198,12 @@ export async function mount(root, ctx) {
   function finish() {
     const total = round.items.length;
     const score = round.score;
+    // One write: the round is over (a merge must not bring it back) and joins the history.
+    const r = round;
+    const now = new Date();
     ctx.store.update((d) => {
-      const list = d.quizzes[QUIZ_ID] || [];
-      list.push({ at: new Date().toISOString(), score, total });
-      d.quizzes[QUIZ_ID] = list.slice(-50);
+      d.rounds[QUIZ_ID] = roundRecord(r, total, true, now);
+      d.quizzes[QUIZ_ID] = [...(d.quizzes[QUIZ_ID] || []), { at: now.toISOString(), score, total }].slice(-MAX_QUIZ_HISTORY);
     });
     stage.textContent = '';
     const s = h('p', { class: 'quiz-score', testid: 'quiz-score', role: 'status' }, tx(ctx, 'quiz.ui.score', { score, total }));
@@ -202,6 +214,38 @@ export async function mount(root, ctx) {
     s.focus();
   }
 
-  startScreen();
+  // ---------------------------------------------------------------- saved round
+  // The round as the store keeps it (schema.mjs `rounds`): answered = items answered so far.
+  const roundRecord = (r, answered, done, now) => ({
+    items: r.items.map((it) => (it.kind === 'mcq' ? { kind: 'mcq', id: it.id, order: [...it.order] }
+      : it.seed === undefined ? { kind: 'numeric', id: it.id } : { kind: 'numeric', id: it.id, seed: it.seed })),
+    i: answered, score: r.score, done, updatedAt: now.toISOString(),
+  });
+  function saveRound({ answered = round.i } = {}) {
+    const r = round;
+    ctx.store.update((d) => { d.rounds[QUIZ_ID] = roundRecord(r, answered, false, new Date()); });
+  }
+
+  // A saved round this page can show: every question still exists, options are o1…o4.
+  function savedRound() {
+    const r = ctx.store.get().rounds[QUIZ_ID];
+    if (!r || r.done) return null;
+    const known = (it) => (it.kind === 'mcq'
+      ? MCQ.includes(it.id) && it.order.length === 4 && ['o1', 'o2', 'o3', 'o4'].every((o) => it.order.includes(o))
+      : NUMERIC.includes(it.id));
+    if (!r.items.every(known)) return null;
+    return { items: r.items.map((it) => ({ ...it, order: it.order && [...it.order] })), i: r.i, score: r.score };
+  }
+
+  ctx.store.subscribe(() => renderHistory());
+
+  const resumed = savedRound();
+  if (resumed) {
+    round = resumed;
+    if (round.i >= round.items.length) finish();
+    else showItem();
+  } else {
+    startScreen();
+  }
   renderHistory();
 }

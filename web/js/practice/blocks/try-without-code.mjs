@@ -1,7 +1,9 @@
 // Block 1, "try it without code": six guided experiments. Each asks a question
 // first; the learner commits a guess (radio choices), the guess is saved in the
 // progress store (guesses["try.<id>"]), then the live engine result is revealed
-// with an explanation and controls to keep experimenting.
+// with an explanation and controls to keep experimenting. A committed guess stays
+// committed: after a reload, an import or a guess made in another tab, the
+// experiment shows it chosen, its verdict and the revealed result.
 //
 //   e1 √d_k scaling      engine.experiment (5 seeds) + attention/rowStats + heatmap
 //   e2 causal mask       attention with equal scores, causal on/off + heatmap
@@ -317,12 +319,13 @@ function mountExperiment(ctx, ex) {
   const result = h('div', { class: 'try-result', testid: 'try-result', hidden: true });
   const commit = button(ctx, 'practice.try.commit', { primary: true, testid: 'try-commit', onClick: () => onCommit() });
 
-  const prev = ctx.store.get().guesses[`try.${ex.id}`];
-  const prevNote = prev && ex.choices.includes(prev.value) ? p(ctx, 'practice.try.previous', { choice: quoted(ctx, key(prev.value)) }, 'note') : null;
+  art.append(group.el, h('div', { class: 'actions' }, commit), feedback, result);
 
-  art.append(group.el, h('div', { class: 'actions' }, commit));
-  if (prevNote) art.append(prevNote);
-  art.append(feedback, result);
+  let committed = false;
+  const saved = () => {
+    const g = ctx.store.get().guesses[`try.${ex.id}`];
+    return g && ex.choices.includes(g.value) ? g.value : null;
+  };
 
   async function onCommit() {
     const choice = group.value;
@@ -332,6 +335,14 @@ function mountExperiment(ctx, ex) {
       return;
     }
     ctx.store.update((d) => { d.guesses[`try.${ex.id}`] = { value: choice, at: new Date().toISOString() }; });
+    await showCommitted(choice);
+  }
+
+  // The committed state: the choice shown and locked, the verdict, the engine's result.
+  async function showCommitted(choice) {
+    if (committed) return;
+    committed = true;
+    group.value = choice;
     group.disabled = true;
     commit.disabled = true;
     group.markResult(ex.correct);
@@ -353,6 +364,11 @@ function mountExperiment(ctx, ex) {
     }
     art.dataset.revealed = 'true';
   }
+
+  // A guess committed before this page was opened, or arriving from an import or another tab.
+  const restore = () => { const v = saved(); if (v && !committed) showCommitted(v); };
+  ctx.store.subscribe(restore);
+  restore();
   return art;
 }
 

@@ -5,6 +5,7 @@
 // wrong mark. Hints one at a time, then a step-by-step worked solution;
 // "another example" draws fresh numbers from a new seed. Results go to the
 // progress store: exercises[id] = {attempts, correct, lastStatus, lastSeed, updatedAt}.
+// The tally on screen follows every change of the store (an import, another tab).
 //
 // data-testid hooks:
 //   practice-exercise-select, practice-exercise-prev, practice-exercise-next,
@@ -105,6 +106,7 @@ export async function mount(root, ctx) {
   root.append(card);
 
   let current = null; // {id, q}
+  let statsEl = null;  // the tally of the exercise on screen
 
   function statsNode(id) {
     const s = ctx.store.get().exercises[id];
@@ -139,6 +141,7 @@ export async function mount(root, ctx) {
     const hint = hintControl(ctx, q, { prefix: 'practice', labelKey: 'ex.ui.hint', noMoreKey: 'ex.ui.noMoreHints' });
     const solution = h('div', { class: 'steps', testid: 'practice-solution-box', hidden: true });
     const stats = h('p', { class: 'note', testid: 'practice-stats' }, statsNode(id));
+    statsEl = stats;
 
     const check = () => {
       const res = gradeQuestion(field.input.value, q);
@@ -196,6 +199,12 @@ export async function mount(root, ctx) {
     const s = ctx.store.get().exercises[id];
     load(id, s && s.lastSeed !== undefined ? s.lastSeed : freshSeed());
   }
+
+  ctx.store.subscribe(() => {
+    if (!current || !statsEl) return;
+    statsEl.textContent = '';
+    statsEl.append(statsNode(current.id));
+  });
 
   // Resume at the exercise worked on last.
   let start = 0;
