@@ -25,7 +25,9 @@ export function numberForms(v, fmt, digits) {
       let m = Number((v / 10 ** e).toPrecision(sig));
       if (Math.abs(m) >= 10) { m /= 10; e += 1; }   // 9.99 → 10.0 at 2 digits
       if (e < 3) continue;                          // "۱٫۲×۱۰²" says no more than "۱۲۰"
-      forms.push({ text: `${ltrNumber(fmt(m, { maximumSignificantDigits: sig }))}×${fmt(10)}`, sup: fmt(e) });
+      // LRMs around ×: between two Arabic-Indic numbers (bidi class AN) a neutral resolves
+      // right-to-left and "١٫٣×١٠" would show as "١٠×١٫٣" even in a left-to-right cell
+      forms.push({ text: `${ltrNumber(fmt(m, { maximumSignificantDigits: sig }))}\u200e×\u200e${fmt(10)}`, sup: fmt(e) });
     }
   }
   return forms;
