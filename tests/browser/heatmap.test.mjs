@@ -50,15 +50,17 @@ async function recordCanvasText(context) {
 
 // What is drawn inside each cell: every text below the column-label band and right of the
 // row labels, put in the cell its anchor falls in, with the horizontal extent of the union.
-// Cell geometry: the wrapper's data-cell-w / data-cell-h and the canvas's CSS size
-// (width = label band + cols × cell + 2).
+// Cell geometry from the drawing itself: the column labels are centred over their columns
+// (one per column when the cells are this wide), so their spacing is the cell width; rows are
+// as tall as wide unless the wrapper says otherwise (data-cell-h).
 async function cellTexts(page, testid) {
   return byTestId(page, testid).evaluate((el) => {
     const c = el.querySelector('canvas.heatmap-canvas');
-    const cw = Number(el.dataset.cellW), ch = Number(el.dataset.cellH);
     const rows = Number(el.dataset.rows), cols = Number(el.dataset.cols);
-    const W = parseFloat(c.style.width);
-    const labelW = W - cols * cw - 2, labelH = 22;
+    const labelH = 22;
+    const heads = (c.__texts || []).filter((r) => r.align === 'center' && r.y < labelH).sort((a, b) => a.x - b.x);
+    const cw = heads[1].x - heads[0].x, labelW = heads[0].x - cw / 2;
+    const ch = Number(el.dataset.cellH) || cw;
     const cells = new Map();
     for (const r of c.__texts || []) {
       if (r.y <= labelH || r.x < labelW) continue;
