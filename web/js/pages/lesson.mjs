@@ -78,6 +78,17 @@ function makeCtx(sectionId, settings, engine) {
 // must be able to reach that scroller, so an overflowing one becomes a focusable, named
 // region (re-checked when the width changes: at 1280 px most tables fit and stay out of
 // the tab order).
+// The text of the nearest h2–h4 before el in the document (within its section).
+function headingBefore(el) {
+  for (let n = el; n && n.tagName !== 'SECTION' && n.tagName !== 'MAIN'; n = n.parentElement) {
+    for (let p = n.previousElementSibling; p; p = p.previousElementSibling) {
+      const hd = /^H[2-4]$/.test(p.tagName) ? p : [...p.querySelectorAll('h2, h3, h4')].pop();
+      if (hd && hd.textContent.trim()) return hd.textContent.trim();
+    }
+  }
+  return '';
+}
+
 function makeScrollersReachable() {
   for (const el of document.querySelectorAll('.table-scroll, pre.code')) {
     const overflows = el.scrollWidth > el.clientWidth + 1;
@@ -86,11 +97,13 @@ function makeScrollersReachable() {
       if (!el.hasAttribute('tabindex')) {
         el.tabIndex = 0;
         el.dataset.scrollFocus = '1';
-        // a named region when the table has a caption (an unnamed region is worse than none)
+        // a named region (an unnamed region is worse than none): the table's caption, else
+        // the heading the table sits under
         const cap = el.querySelector('caption');
-        if (cap && cap.textContent.trim() && !el.getAttribute('role')) {
+        const name = (cap && cap.textContent.trim()) || headingBefore(el);
+        if (name && !el.getAttribute('role') && !el.getAttribute('aria-label')) {
           el.setAttribute('role', 'region');
-          el.setAttribute('aria-label', cap.textContent.trim());
+          el.setAttribute('aria-label', name);
         }
       }
     } else if (el.dataset.scrollFocus === '1' && !overflows) {

@@ -150,7 +150,7 @@ export async function mount(root, ctx) {
     hmOut.update(r.out);
     renderSat();
     renderHand();
-    if (sel) showSteps(sel.kind, sel.i, sel.j, false);
+    if (sel) showSteps(sel.kind, sel.i, sel.j);
   }
 
   function renderSat() {
@@ -205,10 +205,10 @@ export async function mount(root, ctx) {
     hmScores.select(kind === 's' ? i : null, j);
     hmWeights.select(kind === 'w' ? i : null, j);
     hmOut.select(kind === 'o' ? i : null, j);
-    showSteps(kind, i, j, true);
+    showSteps(kind, i, j);
   }
 
-  function showSteps(kind, i, j, focus) {
+  function showSteps(kind, i, j) {
     if (!r) return;
     steps.textContent = '';
     const dk = r.dk;
@@ -255,7 +255,8 @@ export async function mount(root, ctx) {
       });
     }
     steps.append(el('ol', null, ...items));
-    if (focus) steps.focus({ preventScroll: true });
+    // (focus stays on the heatmap, so its arrow keys keep working: `steps` is a polite live
+    // region, which announces the explanation; issue 12, item 5)
   }
 
   // restore the selected cell from the URL

@@ -11,7 +11,10 @@
 //   s3-loop-row                   heatmap of the one row the loop holds
 //   s3-matrix                     heatmap of the full weights (n ≤ 512)
 //   s3-maxdiff                    max |out_loop − out_matrix| (text)
-//   s3-bytes                      bytes of the n×n matrix (text), s3-scratch: scratch bytes of both runs
+//   s3-bytes                      bytes of the n×n matrix (text)
+//   s3-memory                     table: scores held at once and the kernel's whole scratch
+//                                 (engine scratchBytes), loop and matrix; cells s3-mem-{scores,scratch}-{loop,matrix}
+//                                 carry data-bytes; s3-scratch: the note that says why the two rows differ
 //   s3-status                     engine error for this section
 // URL state (s3.*): n, seed, causal, row (slider moves write it once the slider rests).
 //
@@ -24,7 +27,8 @@
 import { WORDS, DEFAULT, computeExample } from '../worked-example.mjs';
 import { createHeatmap } from '../widgets/heatmap.mjs';
 import { slider, checkbox, numberField, button, controlRow } from '../widgets/controls.mjs';
-import { el, prose, patch } from '../dom.mjs';
+import { el, h, prose, patch } from '../dom.mjs';
+import { simpleTable } from '../widgets/table.mjs';
 import { backgroundFill, nearestFirst } from '../background-fill.mjs';
 
 const N_VALUES = [4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048];
@@ -37,6 +41,7 @@ const CACHE_MAX_N = 64;   // lesson-sized n: results kept per n and per row
 // 13 px, both page fonts), and a matrix that fills the same square (≤ MAT_SIDE px) for every n.
 const LABEL_BAND = 48;
 const MAT_SIDE = 420;
+const ROW_H = 56;   // the loop's row: site.css keeps its box 22 + ROW_H + 2 px tall
 
 export async function mount(root, ctx) {
   const { tNode, fmt, state, engine } = ctx;
@@ -114,9 +119,11 @@ export async function mount(root, ctx) {
     clearTimeout(playing); playing = null;
     setPlayLabel('s3.play');
   }
+  // one row, always ROW_H tall: at n ≥ 128 its cells are narrower than a pixel, and square
+  // cells made it a hairline in a box kept for 56 px cells (issue 12, item 2)
   const loopRowHm = createHeatmap(ctx, {
     label: 's3.loopRowLabel', min: 0, max: 1, digits: 2, testid: 's3-loop-row', exportName: 'loop-row',
-    maxCell: 56, labelWidth: LABEL_BAND, colTitle: 's3.keys', rowTitle: 's3.queries',
+    maxCell: ROW_H, cellHeight: ROW_H, labelWidth: LABEL_BAND, colTitle: 's3.keys', rowTitle: 's3.queries',
   });
   const loopHeld = el('p', 'stat-line');
   loop.append(controlRow(rowCtl, play), loopRowHm.el, loopHeld);
@@ -135,8 +142,9 @@ export async function mount(root, ctx) {
   root.append(H3('s3.agreeTitle'));
   const agree = tid(el('p', 'callout'), 's3-maxdiff');
   const bytesP = tid(el('p'), 's3-bytes');
+  const memSlot = el('div', 'table-slot');
   const scratchP = tid(el('p', 'note'), 's3-scratch');
-  root.append(agree, bytesP, scratchP, P('s3.why'));
+  root.append(agree, bytesP, memSlot, scratchP, P('s3.why'));
 
   // ---------------------------------------------------------------- computing
   function rowName(i) {
@@ -257,21 +265,41 @@ export async function mount(root, ctx) {
     diffNode.dataset.value = String(maxDiff);
     patch(agree, tNode(maxDiff < 1e-5 ? 's3.agree' : 's3.disagree', { diff: diffNode, n, d: data.v.cols }));
 
+    // one row of the engine's n×n figure: what the loop holds of the scores
+    const rowBytes = bytes32 / n;
     patch(bytesP, tNode('s3.bytes', {
       n, cells: n * n, b32: ctx.fmtBytes(bytes32), b16: ctx.fmtBytes(bytes16),
-      row: ctx.fmtBytes(n * 4),
+      row: ctx.fmtBytes(rowBytes),
     }));
-    const scratch = [tNode('s3.scratch', {
-      loop: ctx.fmtBytes(loopRes.scratchBytes), matrix: ctx.fmtBytes(matRes.scratchBytes),
+    renderMemory(rowBytes, bytes32, loopRes.scratchBytes, matRes.scratchBytes);
+    const loopMore = loopRes.scratchBytes > matRes.scratchBytes;
+    const scratch = [tNode(loopMore ? 's3.mem.loopMore' : 's3.mem.matrixMore', {
+      ratio: fmt(matRes.scratchBytes / loopRes.scratchBytes, { maximumFractionDigits: 1 }),
     })];
     if (causal) scratch.push(' ', tNode('s3.causalNote'));
     patch(scratchP, ...scratch);
   }
 
+  // Two things are counted, and they are labelled apart (issue 12, item 3): the scores each
+  // road holds at once (what grows as n²), and everything the kernel allocated in this run,
+  // which also holds buffers of a fixed size (engine scratchBytes).
+  function renderMemory(rowBytes, matBytes, loopScratch, matScratch) {
+    const cell = (id, bytes) => { const c = h('span', { testid: id }, ctx.fmtBytes(bytes)); c.dataset.bytes = String(bytes); return c; };
+    memSlot.textContent = '';
+    memSlot.append(simpleTable(ctx, {
+      testid: 's3-memory', caption: 's3.mem.caption',
+      headers: ['s3.mem.what', 's3.mem.loop', 's3.mem.matrix'],
+      rows: [
+        [tNode('s3.mem.scores'), cell('s3-mem-scores-loop', rowBytes), cell('s3-mem-scores-matrix', matBytes)],
+        [tNode('s3.mem.scratch'), cell('s3-mem-scratch-loop', loopScratch), cell('s3-mem-scratch-matrix', matScratch)],
+      ],
+    }));
+  }
+
   let rowSeq = 0;
   function drawRow(i, weights) {
     loopRowHm.update(weights, { rowLabels: [rowName(i)], colLabels: labels(n) });
-    patch(loopHeld, tNode('s3.loopHeld', { row: rowName(i), s: n, bytes: ctx.fmtBytes(n * 4) }));
+    patch(loopHeld, tNode('s3.loopHeld', { row: rowName(i), s: n, bytes: ctx.fmtBytes(weights.data.byteLength) }));
   }
   async function showRow(i) {
     if (!data) return;

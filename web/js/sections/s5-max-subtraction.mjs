@@ -5,8 +5,9 @@
 //
 // URL state (section s5): row = the logits, Latin digits joined by "_" (e.g. 1000_999_998).
 // data-testid hooks:
-//   s5-row (text input), s5-row-error (message), s5-apply (button),
-//   s5-preset-0 … s5-preset-4 (preset buttons), s5-table (table: logit, shifted, naive, stable),
+//   s5-row (text input), s5-row-hint (the input rule), s5-row-error (message), s5-apply (button),
+//   s5-preset-0 … s5-preset-4 (preset buttons), s5-table (table: key, naive, stable, logit, shifted:
+//   the two weight columns, the point of the section, first, so a phone shows them unscrolled),
 //   s5-naive (status of the unguarded softmax; data-overflowed="true|false"),
 //   s5-stable (sum of the stable weights; data-sum), s5-shift (naive softmax on x − max, data-diff),
 //   s5-threshold (bisection result; data-ok, data-bad).
@@ -62,7 +63,7 @@ export async function mount(root, ctx) {
     input.setSelectionRange(before, before);
   };
   input.addEventListener('input', markRow);
-  const hint = h('span', { class: 'hint', id: 's5-row-hint' }, ctx.tNode('s5.input.hint'));
+  const hint = h('span', { class: 'hint', id: 's5-row-hint', testid: 's5-row-hint' }, ctx.tNode('s5.input.hint'));
   const msg = h('span', { class: 'field-error', id: 's5-row-err', 'aria-live': 'polite', testid: 's5-row-error' });
   input.setAttribute('aria-describedby', 's5-row-hint s5-row-err');
   const apply = h('button', { type: 'button', class: 'btn btn-primary', testid: 's5-apply' }, ctx.tNode('s5.input.apply'));
@@ -85,17 +86,31 @@ export async function mount(root, ctx) {
   root.append(h('div', { class: 'experiment-result stack' }, tableSlot, naiveP, stableP, shiftP),
     h('p', {}, ctx.tNode('s5.underflow')), h('p', { class: 'note' }, ctx.tNode('s5.note')));
 
-  /** Parse the field: tokens split by spaces, commas (Latin or Arabic) and semicolons. */
+  /**
+   * Parse the field. The numbers are separated by spaces, the Arabic comma «،», semicolons, or a
+   * Latin comma that is not between two digits ("1, 2"). A Latin comma between two digits belongs
+   * to the number and is read as everywhere else in the lesson (numerals.mjs parseNumber, the
+   * matrix editor, the practice answers): "1,5" = 1.5, "1,234" is ambiguous and refused.
+   * Every token is checked before the count, so "abc" is "not a number", not "too few numbers".
+   */
+  // what the learner typed, quoted as typed (left to right, their own digits)
+  const iso = (str) => { const b = document.createElement('bdi'); b.dir = 'ltr'; b.textContent = str; return b; };
   function parseRow(text) {
-    const tokens = String(text).replace(/[\u200e\u200f\u061c]/g, '').split(/[\s,،;؛]+/).filter((s) => s !== '');
-    if (tokens.length < MIN_LEN || tokens.length > MAX_LEN) return { error: 's5.err.count', params: { min: fmt(MIN_LEN), max: fmt(MAX_LEN) } };
+    const tokens = String(text).replace(/[\u200e\u200f\u061c]/g, '')
+      .split(/[\s،;؛]+|,(?![0-9\u06f0-\u06f9\u0660-\u0669])|(?<![0-9\u06f0-\u06f9\u0660-\u0669]),/)
+      .filter((s) => s !== '');
     const out = [];
     for (const tok of tokens) {
       const r = ctx.parseNumber(tok);
-      if (!r.ok) return { error: r.reason === 'not-finite' ? 's5.err.notFinite' : 's5.err.token', params: { token: tok } };
-      if (Math.abs(r.value) > MAX_ABS) return { error: 's5.err.big', params: { token: tok, max: fmt(MAX_ABS, { notation: 'scientific' }) } };
+      if (!r.ok) {
+        const key = r.reason === 'not-finite' ? 's5.err.notFinite' : r.reason === 'ambiguous' ? 's5.err.ambiguous'
+          : tok.includes(',') ? 's5.err.comma' : 's5.err.token';
+        return { error: key, params: { token: iso(tok) } };
+      }
+      if (Math.abs(r.value) > MAX_ABS) return { error: 's5.err.big', params: { token: iso(tok), max: fmt(MAX_ABS, { notation: 'scientific' }) } };
       out.push(r.value);
     }
+    if (out.length < MIN_LEN || out.length > MAX_LEN) return { error: 's5.err.count', params: { min: fmt(MIN_LEN), max: fmt(MAX_LEN) } };
     return { row: out };
   }
 
@@ -113,8 +128,8 @@ export async function mount(root, ctx) {
       tableSlot.textContent = '';
       tableSlot.append(simpleTable(ctx, {
         testid: 's5-table', caption: 's5.tableCaption',
-        headers: ['s5.col.index', 's5.col.logit', 's5.col.shifted', 's5.col.naive', 's5.col.stable'],
-        rows: r.map((x, j) => [fmt(j + 1), fl(x), fl(shifted[j]), fw(naive.weights[j]), fw(stable.weights[j])]),
+        headers: ['s5.col.index', 's5.col.naive', 's5.col.stable', 's5.col.logit', 's5.col.shifted'],
+        rows: r.map((x, j) => [fmt(j + 1), fw(naive.weights[j]), fw(stable.weights[j]), fl(x), fl(shifted[j])]),
       }));
       naiveP.dataset.overflowed = String(!!naive.overflowed);
       if (naive.overflowed) setT(ctx, naiveP, 's5.naive.overflow', { sum: fmt(sum(naive.weights), { maximumFractionDigits: 6 }) });

@@ -18,12 +18,21 @@
 //     labelWidth: 48,                    // optional: least width (CSS px) of the row-label band; a
 //                                        // band wide enough for every label set keeps the drawing's
 //                                        // size when only the labels change (default: the labels' width)
+//     cellHeight: 56,                    // optional: every row this tall (CSS px) whatever the cell
+//                                        // width (a single row of 2048 keys stays a visible band);
+//                                        // default: square cells
 //   });
 //   root.append(hm.el);
 //   hm.update({ rows, cols, data: Float32Array }, { rowLabels, colLabels });  // −Infinity = masked (grey, "−∞")
 //   hm.select(i, j);   // outline a cell (null clears)
 // The canvas is focusable: arrow keys move the current cell, Enter/Space activates it,
-// the value is announced in a polite live region. The <details> table holds the same
+// the value is announced in a polite live region. Focus stays on the canvas (a caller that
+// explains the cell should announce it through a live region, not take the focus), and a
+// tapped cell is kept on screen.
+// A number drawn in a cell takes the most precise form that fits it (cell-number.mjs: fewer
+// decimals, then 3–1 significant digits × 10 to a power); the colour-bar ends likewise. The
+// table, the tooltip and the live region keep the value with `digits` decimals.
+// The wrapper carries data-cell-w / data-cell-h: the drawn cell size in CSS px. The <details> table holds the same
 // numbers (up to maxTable rows/cols, default 64) as real <th>/<td>. While the <details> is
 // closed, an update drops the old table and builds the new one when the page is idle (or at
 // once when the <details> opens), so a slider redraw costs the canvas, not thousands of cells.
@@ -31,6 +40,7 @@
 // update records a `heatmap:<testid>` performance measure (build-scripts/page-metrics.mjs).
 
 import { ltrNumber } from '../numerals.mjs';
+import { numberForms, fitNumber } from './cell-number.mjs';
 import { captionedFigure, textOf, nodeOf } from '../dom.mjs';
 import { pageDigits } from '../i18n.mjs';
 
@@ -200,14 +210,17 @@ export function createHeatmap(ctx, opts = {}) {
     let cell = Math.min(maxCell, (avail - labelW - 2) / m.cols);
     if (opts.maxHeight) cell = Math.min(cell, opts.maxHeight / m.rows);
     cell = Math.max(cell, 0.25);
+    const cellH = opts.cellHeight || cell;   // a row's height (square cells unless fixed)
     const W = Math.ceil(labelW + cell * m.cols + 2);
-    const H = Math.ceil(labelH + cell * m.rows + 2);
+    const H = Math.ceil(labelH + cellH * m.rows + 2);
     const dpr = window.devicePixelRatio || 1;
     const bw = Math.round(W * dpr), bh = Math.round(H * dpr);
     if (canvas.width !== bw || canvas.height !== bh) { canvas.width = bw; canvas.height = bh; }
     // (same size: no style change, so the page around it needs no new layout)
     if (!layout || layout.W !== W || layout.H !== H) { canvas.style.width = `${W}px`; canvas.style.height = `${H}px`; }
-    layout = { labelW, labelH, cell, W, H };
+    layout = { labelW, labelH, cell, cellH, W, H };
+    if (el.dataset.cellW !== cell.toFixed(2)) el.dataset.cellW = cell.toFixed(2);
+    if (el.dataset.cellH !== cellH.toFixed(2)) el.dataset.cellH = cellH.toFixed(2);
     g.setTransform(dpr, 0, 0, dpr, 0, 0);
     g.clearRect(0, 0, W, H);
 
@@ -225,14 +238,14 @@ export function createHeatmap(ctx, opts = {}) {
     if (off.width !== m.cols || off.height !== m.rows) { off.width = m.cols; off.height = m.rows; }
     off.getContext('2d').putImageData(img, 0, 0);
     g.imageSmoothingEnabled = false;
-    g.drawImage(off, labelW, labelH, cell * m.cols, cell * m.rows);
+    g.drawImage(off, labelW, labelH, cell * m.cols, cellH * m.rows);
 
     // labels (thinned when cells are small)
     g.fillStyle = '#1f2328';
     g.textBaseline = 'middle';
     const every = Math.max(1, Math.ceil(16 / cell));
     g.textAlign = 'right';
-    for (let i = 0; i < m.rows; i += every) g.fillText(rowName(i), labelW - 6, labelH + (i + 0.5) * cell);
+    for (let i = 0; i < m.rows; i += Math.max(1, Math.ceil(16 / cellH))) g.fillText(rowName(i), labelW - 6, labelH + (i + 0.5) * cellH);
     g.textAlign = 'center';
     const colEvery = Math.max(every, Math.ceil(44 / cell));
     for (let j = 0; j < m.cols; j += (cell >= 40 ? 1 : colEvery)) g.fillText(colName(j), labelW + (j + 0.5) * cell, labelH / 2);
@@ -240,31 +253,52 @@ export function createHeatmap(ctx, opts = {}) {
     // values inside cells
     const show = opts.showValues === true || (opts.showValues !== false && cell >= 40);
     if (show) {
-      g.font = font(Math.min(14, Math.floor(cell / 3.4)));
+      const size = Math.min(14, Math.floor(Math.min(cell, cellH) / 3.4));
+      const big = font(size), small = font(Math.round(size * 0.72));
+      const room = cell - 6;   // 3 px clear of each cell edge
+      const widths = new Map();
+      const width = (text, f) => {
+        const key = f + text;
+        let w = widths.get(key);
+        if (w === undefined) { g.font = f; w = g.measureText(text).width; widths.set(key, w); }
+        return w;
+      };
+      const measure = (f) => width(f.text, big) + (f.sup ? width(f.sup, small) : 0);
       for (let i = 0; i < m.rows; i++) for (let j = 0; j < m.cols; j++) {
         const v = valueAt(i, j);
+        const form = fitNumber(numberForms(v, ctx.fmt, digits), measure, room);
+        if (!form) continue;   // (the table and the tooltip still have it)
         let dark = false;
         if (Number.isFinite(v)) {
           const k = colourIndex(v) * 3;
           dark = luminance(lut[k], lut[k + 1], lut[k + 2]) < 0.3;
         }
         g.fillStyle = dark ? '#ffffff' : '#111111';
-        g.fillText(fmtV(v), labelW + (j + 0.5) * cell, labelH + (i + 0.5) * cell);
+        const cx = labelW + (j + 0.5) * cell, cy = labelH + (i + 0.5) * cellH;
+        g.font = big;
+        if (!form.sup) { g.textAlign = 'center'; g.fillText(form.text, cx, cy); continue; }
+        // mantissa×10 then the exponent, smaller and raised, centred together
+        const wb = width(form.text, big), x0 = cx - (wb + width(form.sup, small)) / 2;
+        g.textAlign = 'left';
+        g.fillText(form.text, x0, cy);
+        g.font = small;
+        g.fillText(form.sup, x0 + wb, cy - size * 0.4);
       }
+      g.textAlign = 'center';
     }
     // grid lines when cells are big enough
     if (cell >= 12) {
       g.strokeStyle = 'rgba(255,255,255,0.7)';
       g.lineWidth = 1;
       g.beginPath();
-      for (let i = 0; i <= m.rows; i++) { g.moveTo(labelW, labelH + i * cell); g.lineTo(labelW + m.cols * cell, labelH + i * cell); }
-      for (let j = 0; j <= m.cols; j++) { g.moveTo(labelW + j * cell, labelH); g.lineTo(labelW + j * cell, labelH + m.rows * cell); }
+      for (let i = 0; i <= m.rows; i++) { g.moveTo(labelW, labelH + i * cellH); g.lineTo(labelW + m.cols * cell, labelH + i * cellH); }
+      for (let j = 0; j <= m.cols; j++) { g.moveTo(labelW + j * cell, labelH); g.lineTo(labelW + j * cell, labelH + m.rows * cellH); }
       g.stroke();
     }
     const outline = (c, colour, w) => {
       g.strokeStyle = colour; g.lineWidth = w;
-      const s = Math.max(cell, 3);
-      g.strokeRect(labelW + c.j * cell + w / 2, labelH + c.i * cell + w / 2, s - w, s - w);
+      const s = Math.max(cell, 3), sh = Math.max(cellH, 3);
+      g.strokeRect(labelW + c.j * cell + w / 2, labelH + c.i * cellH + w / 2, s - w, sh - w);
     };
     if (selected) { outline(selected, '#000', 4); outline(selected, '#ff0', 2); }
     if (document.activeElement === canvas) { outline(cur, '#fff', 3); outline(cur, '#c2185b', 1.5); }
@@ -334,6 +368,18 @@ export function createHeatmap(ctx, opts = {}) {
     }
   }
 
+  // A colour-bar end: the value as in the table when it is short, else 3 significant digits
+  // × 10 to a power (a "۱٫۲۷×۱۰⁹" beside the bar instead of thirteen digits pushing it away).
+  function setLegend(node, v) {
+    const forms = numberForms(v, ctx.fmt, digits);
+    const f = forms[0].text.length <= 9 ? forms[0] : (forms.find((x) => x.sup) || forms[forms.length - 1]);
+    const key = `${f.text}^${f.sup}`;
+    if (node.dataset.shown === key) return;
+    node.dataset.shown = key;
+    node.textContent = f.text;
+    if (f.sup) { const sup = document.createElement('sup'); sup.textContent = f.sup; node.append(sup); }
+  }
+
   function updateAria() {
     if (!m) return;
     canvas.setAttribute('aria-label', ctx.t('site.heatmapAria', {
@@ -341,8 +387,8 @@ export function createHeatmap(ctx, opts = {}) {
     }));
     // (written only when changed: a new text node would make the next canvas font read
     // recompute the page's styles in the middle of a redraw)
-    setText(legLo, fmtV(lo));
-    setText(legHi, fmtV(hi));
+    setLegend(legLo, lo);
+    setLegend(legHi, hi);
     let anyMasked = false;
     for (const v of m.data) if (!Number.isFinite(v)) { anyMasked = true; break; }
     legMask.hidden = !anyMasked;
@@ -354,9 +400,23 @@ export function createHeatmap(ctx, opts = {}) {
     const r = canvas.getBoundingClientRect();
     const x = ev.clientX - r.left - layout.labelW;
     const y = ev.clientY - r.top - layout.labelH;
-    const j = Math.floor(x / layout.cell), i = Math.floor(y / layout.cell);
+    const j = Math.floor(x / layout.cell), i = Math.floor(y / layout.cellH);
     if (i < 0 || j < 0 || i >= m.rows || j >= m.cols) return null;
     return { i, j, x: ev.clientX - r.left, y: ev.clientY - r.top };
+  }
+
+  // After a tap or click, the cell must still be on screen (whatever the caller's reaction
+  // changed on the page): scroll the page by the least amount that shows it.
+  function keepInView(i, j) {
+    if (!layout) return;
+    const r = canvas.getBoundingClientRect();
+    const top = r.top + layout.labelH + i * layout.cellH, bottom = top + layout.cellH;
+    const vh = window.innerHeight || document.documentElement.clientHeight;
+    if (top < 0) window.scrollBy(0, top - 8);
+    else if (bottom > vh) window.scrollBy(0, bottom - vh + 8);
+    const x = r.left + layout.labelW + (j + 0.5) * layout.cell;
+    const sr = stage.getBoundingClientRect();
+    if (x < sr.left || x > sr.right) stage.scrollLeft += x - (sr.left + sr.right) / 2;
   }
 
   function showTip(c) {
@@ -364,7 +424,7 @@ export function createHeatmap(ctx, opts = {}) {
     tip.textContent = cellText(c.i, c.j);
     tip.hidden = false;
     const x = layout.labelW + (c.j + 0.5) * layout.cell;
-    const y = layout.labelH + (c.i + 1) * layout.cell + 4;
+    const y = layout.labelH + (c.i + 1) * layout.cellH + 4;
     tip.style.left = `${Math.max(0, Math.min(x - 60, layout.W - 140))}px`;
     tip.style.top = `${y}px`;
   }
@@ -378,6 +438,7 @@ export function createHeatmap(ctx, opts = {}) {
     cur = { i: c.i, j: c.j };
     if (opts.onCellActivate) opts.onCellActivate(c.i, c.j, valueAt(c.i, c.j));
     draw();
+    keepInView(c.i, c.j);
   });
   canvas.addEventListener('focus', () => { draw(); showTip(cur); live.textContent = cellText(cur.i, cur.j); });
   canvas.addEventListener('blur', () => { tip.hidden = true; draw(); });

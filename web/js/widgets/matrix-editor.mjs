@@ -116,7 +116,9 @@ export function createMatrixEditor(ctx, opts) {
       const i = +inp.dataset.i, j = +inp.dataset.j;
       const r = parseNumber(inp.value);
       let key = null;
-      if (!r.ok) key = r.reason === 'empty' || inp.value.trim() === '' ? 'err.matrix.empty' : 'err.matrix.notNumber';
+      // (a comma between digits is a decimal comma, as in every number field: numerals.mjs)
+      if (!r.ok) key = r.reason === 'empty' || inp.value.trim() === '' ? 'err.matrix.empty'
+        : r.reason === 'ambiguous' ? 'err.matrix.ambiguous' : 'err.matrix.notNumber';
       else if (!Number.isFinite(r.value)) key = 'err.matrix.notNumber';
       else if (r.value < min || r.value > max) key = 'err.matrix.range';
       if (key) {

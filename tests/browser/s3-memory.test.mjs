@@ -1,0 +1,90 @@
+// Section 3 (web/js/sections/s3-two-roads.mjs), issue 12 items 2 and 3, both editions:
+// - the loop's one-row heatmap stays a visible band for n ≥ 128 (no hairline in a blank box);
+// - the memory figures say what they count: the scores each road holds at once, and the
+//   kernel's whole scratch (engine scratchBytes), both equal to the engine's own numbers,
+//   and the note beside them names the larger one correctly.
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { launch, newPage, url, byTestId, LANGS, REPO, normaliseText } from './helpers.mjs';
+import { waitLesson } from './lesson-helpers.mjs';
+
+const T = { timeout: 300000 };   // shared, loaded machine: generous, no timed assertion
+const open = async (b, lang, query) => {
+  const page = await newPage(b);
+  await page.goto(url(`/${lang}/index.html${query}`), { waitUntil: 'load', timeout: 120000 });
+  await waitLesson(page, 120000);
+  return page;
+};
+const prose = (lang) => JSON.parse(readFileSync(path.join(REPO, 'build/site/text', `${lang}.json`), 'utf8'));
+// the words of a text key before its first placeholder / formula (enough to recognise it)
+const head = (s) => normaliseText(s.split(/[[$`]/)[0]);
+
+let b;
+before(async () => { b = await launch(); });
+after(async () => { await b?.close(); });
+
+for (const lang of LANGS) {
+  describe(`s3 ${lang}`, () => {
+    test(`${lang}: the loop's row is a visible band at n = 128, 512, 2048`, T, async () => {
+      for (const n of [128, 512, 2048]) {
+        const page = await open(b, lang, `?s3.n=${n}#s3`);
+        const hm = byTestId(page, 's3-loop-row');
+        await page.waitForFunction((n) => document.querySelector('[data-testid="s3-loop-row"]')?.dataset.cols === String(n), n);
+        const g = await hm.evaluate((el) => {
+          const c = el.querySelector('canvas.heatmap-canvas');
+          const stage = el.querySelector('.heatmap-stage');
+          return { canvasH: c.getBoundingClientRect().height, stageH: stage.getBoundingClientRect().height,
+            cellH: Number(el.dataset.cellH) };
+        });
+        assert.ok(g.cellH >= 24, `${lang} n=${n}: the row is ${g.cellH} px tall`);
+        assert.ok(g.stageH - g.canvasH <= 4, `${lang} n=${n}: ${g.stageH - g.canvasH} px of blank box under the row`);
+        await page.close();
+      }
+    });
+
+    test(`${lang}: memory: scores held and the kernel's scratch, labelled, from the engine`, T, async () => {
+      const text = prose(lang);
+      for (const n of [4, 8, 64]) {
+        const page = await open(b, lang, n === 4 ? '#s3' : `?s3.n=${n}#s3`);
+        const table = byTestId(page, 's3-memory');
+        await table.waitFor();
+        await page.waitForFunction((n) => document.querySelector('[data-testid="s3-matrix"]')?.dataset.cols === String(n), n);
+        const shown = await page.evaluate(() => Object.fromEntries(['scores-loop', 'scores-matrix', 'scratch-loop', 'scratch-matrix']
+          .map((k) => [k, Number(document.querySelector(`[data-testid="s3-mem-${k}"]`).dataset.bytes)])));
+        // the same two runs with the engine module itself
+        const ref = await page.evaluate(async (n) => {
+          const { loadEngine } = await import('/js/engine.mjs');
+          const { DEFAULT, computeExample } = await import('/js/worked-example.mjs');
+          const e = await loadEngine();
+          let d;
+          if (n === 4) { const x = await computeExample(e, { ...DEFAULT }); d = { q: x.Q, k: x.K, v: x.V }; } else {
+            d = { q: e.randomNormal({ seed: 1, rows: n, cols: 16 }), k: e.randomNormal({ seed: 2, rows: n, cols: 16 }),
+              v: e.randomNormal({ seed: 3, rows: n, cols: 16 }) };
+            d = { q: await d.q, k: await d.k, v: await d.v };
+          }
+          const loop = await e.attention({ ...d, variant: 'chunked', blockQ: 1, blockK: n });
+          const mat = await e.attention({ ...d, variant: 'materialized' });
+          return { loop: loop.scratchBytes, mat: mat.scratchBytes, matrix: await e.scoreMatrixBytes({ n, bytesPerElement: 4 }) };
+        }, n);
+        assert.deepEqual(shown, { 'scores-loop': ref.matrix / n, 'scores-matrix': ref.matrix,
+          'scratch-loop': ref.loop, 'scratch-matrix': ref.mat }, `${lang} n=${n}: the table holds the engine's numbers`);
+        // the two rows are labelled apart
+        const rows = await table.locator('tbody th').allTextContents();
+        assert.equal(rows.length, 2);
+        assert.ok(normaliseText(rows[0]).startsWith(head(text['s3.mem.scores'])), `row 1 is the scores held (${rows[0]})`);
+        assert.ok(normaliseText(rows[1]).startsWith(head(text['s3.mem.scratch'])), `row 2 is the kernel's scratch (${rows[1]})`);
+        // the note names the larger total correctly
+        const note = normaliseText(await byTestId(page, 's3-scratch').textContent());
+        const key = ref.loop > ref.mat ? 's3.mem.loopMore' : 's3.mem.matrixMore';
+        assert.ok(note.startsWith(head(text[key])), `${lang} n=${n}: loop ${ref.loop} B, matrix ${ref.mat} B: the note is ${key}`);
+        // the prose line about one row says the same number as the table
+        const bytesLine = normaliseText(await byTestId(page, 's3-bytes').textContent());
+        const rowCell = normaliseText(await byTestId(page, 's3-mem-scores-loop').textContent());
+        assert.ok(bytesLine.includes(rowCell), `s3-bytes quotes the loop's row (${rowCell})`);
+        await page.close();
+      }
+    });
+  });
+}
