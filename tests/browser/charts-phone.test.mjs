@@ -5,7 +5,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { waitLesson } from './lesson-helpers.mjs';
-import { newPage, url } from './helpers.mjs';
+import { newPage, url, toLatinDigits } from './helpers.mjs';
 import { launchPhone, overflowPx, PHONE_WIDTHS } from './mobile-helpers.mjs';
 
 const T = { timeout: 90000 };
@@ -46,6 +46,10 @@ for (const width of PHONE_WIDTHS) {
           // the chart itself fits the screen
           assert.ok(c.box.left >= -0.5 && c.box.right <= width + 0.5, `${c.id} is ${Math.round(c.box.left)}–${Math.round(c.box.right)} on a ${width} px screen`);
         }
+        // section 7's chart ends on n = 131,072, the length its text talks about: that label stays
+        const s7 = report.find((c) => c.id === 's7-lin-chart');
+        const lastX = s7.texts.filter((t) => /chart-tick-x/.test(t.cls)).sort((a, b) => a.left - b.left).pop();
+        assert.equal(toLatinDigits(lastX.text).replace(/[^0-9]/g, ''), '131072', `s7's last x label: «${lastX.text}»`);
         assert.ok(await overflowPx(page, width) <= 0, `the page is wider than ${width} px: ${await overflowPx(page, width)}`);
         await page.close();
       } finally {

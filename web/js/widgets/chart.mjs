@@ -146,7 +146,9 @@ export function createChart(ctx, opts = {}) {
     const maxXTicks = Math.max(3, Math.floor(pw / 56));
     let xTicks = opts.xTicks || (opts.xLog ? logTicks(x0, x1, maxXTicks) : linearTicks(x0, x1, maxXTicks));
     xTicks = xTicks.filter((v) => v >= x0 * (1 - 1e-9) && v <= x1 * (1 + 1e-9));
-    if (xTicks.length > maxXTicks) { const k = Math.ceil(xTicks.length / maxXTicks); xTicks = xTicks.filter((_, i) => i % k === 0); }
+    // computed ticks are thinned here; explicit ones keep their grid lines and fitLabels
+    // thins their labels by measured width, keeping the first and the last
+    if (!opts.xTicks && xTicks.length > maxXTicks) { const k = Math.ceil(xTicks.length / maxXTicks); xTicks = xTicks.filter((_, i) => i % k === 0); }
 
     const grid = svg('g', { class: 'chart-grid' }, root);
     for (const v of yTicks) {
