@@ -8,8 +8,16 @@
 //   n = 1 shows no "0 MB".
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, byTestId, toLatinDigits, assertNoIssues } from './helpers.mjs';
-import { openLesson } from './lesson-helpers.mjs';
+import { launch, byTestId, toLatinDigits, assertNoIssues, newPage, url } from './helpers.mjs';
+import { waitLesson } from './lesson-helpers.mjs';
+
+// openLesson with a longer wait: the lesson takes 25 s to mount on this 2-core machine under load
+async function openLesson(b, lang, query = '') {
+  const page = await newPage(b);
+  await page.goto(url(`/${lang}/index.html${query}`), { waitUntil: 'load' });
+  await waitLesson(page, 60000);
+  return page;
+}
 
 const T = { timeout: 60000 };
 let b;

@@ -12,7 +12,15 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, byTestId, assertNoIssues, parseVisibleNumber, newPage, url } from './helpers.mjs';
-import { openLesson, waitLesson } from './lesson-helpers.mjs';
+import { waitLesson } from './lesson-helpers.mjs';
+
+// openLesson with a longer wait: the lesson takes 25 s to mount on this 2-core machine under load
+async function openLesson(b, lang, query = '') {
+  const page = await newPage(b);
+  await page.goto(url(`/${lang}/index.html${query}`), { waitUntil: 'load' });
+  await waitLesson(page, 60000);
+  return page;
+}
 import { launchPhone, overflowPx } from './mobile-helpers.mjs';
 
 const T = { timeout: 120000 };
