@@ -128,7 +128,7 @@ for (const lang of ['fa', 'ar']) {
       assert.equal(Number(counts.computed), computed);
       assert.equal(Number(counts.visible), visible, 'visible pairs = the engine weights that are not zero');
     }
-    // step through the query tiles of the last size (9 keys, one tile) and then of 10 keys in tiles of 3
+    // step through the query tiles of 10 keys in tiles of 3
     await type(page, 's8-keys', '10');
     await type(page, 's8-block', '3');
     await page.waitForFunction(() => document.querySelector('[data-testid="s8-qt"]')?.dataset.qts === '4');
