@@ -21,6 +21,11 @@
 //   digits ("1,234", "12,500"). That case is refused with reason 'ambiguous'
 //   rather than guessed: half of our readers would mean 1.234, half 1234, and
 //   a silently wrong reading is worse than asking to write "1234" or "1٫234".
+// - With {integer: true} (a field that only takes whole numbers) a comma cannot be
+//   a decimal separator, so "," and the Arabic comma "،" (U+060C) are group
+//   separators like ٬: "128,000" = "١٢٨،٠٠٠" = 128000, "1,5" → 'invalid' (a malformed
+//   group). "." and ٫ stay decimal separators ("12.5" parses; the caller refuses
+//   the fraction with its own message).
 // - "/" is NOT accepted as a decimal separator even though handwritten Persian
 //   uses it: "1/2" would be read as a fraction by others ('invalid').
 // - Exponent: e or E, optional sign, digits ("1e-3", "۲٫۵e۳").
@@ -93,7 +98,9 @@ const ALM = '\u061c';
  */
 export function formatNumber(x, opts = {}) {
   const { lang = 'fa', latinDigits = false, ...intlOptions } = opts;
-  const v = typeof x === 'bigint' ? Number(x) : x;
+  // Intl formats a BigInt exactly (2^72 keeps its low digits; Number(x) would not)
+  if (typeof x === 'bigint') return formatter(numberLocale(lang, latinDigits), intlOptions).format(x);
+  const v = x;
   if (typeof v !== 'number' || Number.isNaN(v)) return NOT_A_NUMBER[lang] ?? NOT_A_NUMBER.fa;
   if (v === Infinity) return '∞';
   if (v === -Infinity) return (lang === 'ar' ? ALM + '-' : LRM + '\u2212') + '∞';
@@ -147,11 +154,13 @@ const NOT_FINITE_WORDS = /^(?:[+\-\u2212]?(?:∞|infinity|inf)|nan)$/i;
 /**
  * Parse a learner's answer. Returns {ok: true, value} or
  * {ok: false, reason: 'empty' | 'invalid' | 'not-finite' | 'ambiguous'}.
- * Never throws. opts: {allowPercent = false}.
+ * Never throws. opts: {allowPercent = false, integer = false} (integer: commas group digits).
  */
-export function parseNumber(str, { allowPercent = false } = {}) {
+export function parseNumber(str, { allowPercent = false, integer = false } = {}) {
   if (typeof str !== 'string' && typeof str !== 'number') return { ok: false, reason: 'invalid' };
   let s = toLatinDigits(String(str)).replace(INVISIBLE, '').trim();
+  // whole-number fields: every comma is a group separator (written as ٬ below)
+  if (integer) s = s.replace(/[,\u060c]/g, '\u066c');
   if (s === '') return { ok: false, reason: 'empty' };
 
   let percent = false;

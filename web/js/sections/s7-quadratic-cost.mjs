@@ -1,13 +1,18 @@
 // Section 7: the quadratic cost of holding the n×n score matrix. Every byte
-// count is engine.scoreMatrixBytes (n²·bytes·heads·layers·batch, exact in
-// double); pairs are scoreMatrixBytes with 1 byte per element. JS only divides
-// by the unit (10^6, 10^9, 2^30) and forms ratios of engine results.
+// count is engine.scoreMatrixBytes (n²·bytes·heads·layers·batch, in double);
+// pairs are scoreMatrixBytes with 1 byte per element. The calculator's exact
+// count is the same product in BigInt (byte-sizes.mjs: a double loses the low
+// digits past 2^53, the largest case is 2^72), checked against the engine's
+// value; it is read in the largest decimal and binary unit it reaches (up to
+// EB / EiB). Refused input says why (intField explain) and marks the result
+// left on screen as stale until every field is valid again.
 //
 // URL state (section s7): n (1…4,194,304), dtype ('fp32' | 'fp16' | 'bf16'),
 //   heads (1…256), layers (1…256), batch (1…1024).
 // data-testid hooks:
 //   s7-n, s7-heads, s7-layers, s7-batch (text inputs; errors in <id>-error), s7-dtype (select),
-//   s7-result (data-bytes), s7-table (rows: n, pairs, MB, ratio), s7-table-note (data-mem-ratio),
+//   s7-calc (data-stale="true" while a field is refused), s7-stale (the stale note),
+//   s7-result (data-bytes: the exact count, data-engine-bytes), s7-table (rows: n, pairs, MB, ratio), s7-table-note (data-mem-ratio),
 //   s7-128k-dec, s7-128k-bin (data-bytes), s7-lin-chart, s7-lin-live, s7-status.
 
 import { select, intField, controlRow } from '../widgets/controls.mjs';
@@ -15,6 +20,7 @@ import { createChart } from '../widgets/chart.mjs';
 import { simpleTable } from '../widgets/table.mjs';
 import { h, setT, serial } from '../dom.mjs';
 import { oneOf } from '../state.mjs';
+import { scoreBytes, readable } from '../byte-sizes.mjs';
 
 const TABLE_N = [512, 1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072];
 const DTYPES = { fp32: 4, fp16: 2, bf16: 2 };
@@ -37,9 +43,21 @@ export async function mount(root, ctx) {
 
   // ---- calculator
   const status = h('p', { class: 'status-line', testid: 's7-status', 'aria-live': 'polite' });
+  const staleNote = h('p', { class: 'stale-note', id: 's7-stale-note', testid: 's7-stale', 'aria-live': 'polite', hidden: true });
   const result = h('p', { class: 'big-result', testid: 's7-result' });
+  // fields whose last input was refused: while any is, the result shown is for older values
+  const refused = new Set();
+  const markStale = () => {
+    const stale = refused.size > 0;
+    calcBox.dataset.stale = String(stale);
+    calcBox.classList.toggle('is-stale', stale);
+    staleNote.hidden = !stale;
+    if (stale) { setT(ctx, staleNote, 's7.calc.stale'); result.setAttribute('aria-describedby', staleNote.id); }
+    else { staleNote.textContent = ''; result.removeAttribute('aria-describedby'); }
+  };
   const field = (key, label, max, errKey) => intField(ctx, {
-    label, value: st[key], min: 1, max, errKey, testid: `s7-${key}`,
+    label, value: st[key], min: 1, max, errKey, testid: `s7-${key}`, explain: true,
+    onValidity: (ok) => { if (ok) refused.delete(key); else refused.add(key); markStale(); },
     onChange: (v) => { st[key] = v; state.set(key, v); calc(); },
   });
   const nCtl = field('n', 's7.calc.n', 4194304, 's7.err.n');
@@ -52,17 +70,27 @@ export async function mount(root, ctx) {
   const layersCtl = field('layers', 's7.calc.layers', 256, 's7.err.count');
   const batchCtl = field('batch', 's7.calc.batch', 1024, 's7.err.count');
   const unitsP = h('p', { class: 'note' });
+  const calcBox = h('div', { class: 'experiment-result stack calc-result', testid: 's7-calc', 'data-stale': 'false' },
+    staleNote, result, h('p', { class: 'note' }, ctx.tNode('s7.calc.formula')), unitsP);
   root.append(h('h3', {}, ctx.tNode('s7.calc.title')),
     h('div', { class: 'experiment-panel' }, controlRow(nCtl, dtypeCtl, headsCtl, layersCtl, batchCtl), status),
-    h('div', { class: 'experiment-result stack calc-result' }, result, h('p', { class: 'note' }, ctx.tNode('s7.calc.formula')), unitsP));
+    calcBox);
 
   const calc = serial(async () => {
     try {
-      const bytes = await engine.scoreMatrixBytes({
-        n: st.n, bytesPerElement: DTYPES[st.dtype], heads: st.heads, layers: st.layers, batch: st.batch,
-      });
-      setT(ctx, result, 's7.calc.result', { bytes: big(bytes), mb: num(bytes / MB), gb: num(bytes / GB, 3), gib: num(bytes / GIB, 3) });
+      const args = { n: st.n, bytesPerElement: DTYPES[st.dtype], heads: st.heads, layers: st.layers, batch: st.batch };
+      const engineBytes = await engine.scoreMatrixBytes(args);
+      const bytes = scoreBytes(args);
+      // the engine's double and the exact product agree to a double's precision
+      if (Math.abs(Number(bytes) - engineBytes) > engineBytes * 2 ** -50) throw Object.assign(new Error(`s7: ${bytes} vs engine ${engineBytes}`), { code: 'Mismatch' });
+      const inUnit = (system) => {
+        const r = readable(bytes, system);
+        return ctx.t(`site.unit.${r.unit}`, { n: fmt(r.value, { maximumFractionDigits: r.fractionDigits }) });
+      };
+      if (bytes < 1000n) setT(ctx, result, 's7.calc.resultSmall', { bytes: fmt(bytes) });
+      else setT(ctx, result, 's7.calc.result', { bytes: fmt(bytes), dec: inUnit('decimal'), bin: inUnit('binary') });
       result.dataset.bytes = String(bytes);
+      result.dataset.engineBytes = String(engineBytes);
       status.textContent = '';
     } catch (err) {
       setT(ctx, status, 's7.err.engine');

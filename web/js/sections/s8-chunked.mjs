@@ -1,6 +1,12 @@
 // Section 8: chunked attention. Part 1 steps through online softmax for one
 // query row, tile by tile (engine.onlineSoftmaxTrace), and ends with the
-// materialized result and the max difference. Part 2 ("at scale") runs one
+// materialized result and the max difference. With the causal option the
+// trace is the engine's causal trace of row i (tiles past the row are never
+// read, the diagonal tile is partly masked), and a tile grid shows, for every
+// query tile, which key tiles are full, partly masked (the diagonal) or skipped
+// (classifyTile; the browser test checks it against the engine's causal weights).
+// Engineering detail (memory budget, worker pool, scratch and checksum) sits in
+// native <details> folds whose open state is in the URL. Part 2 ("at scale") runs one
 // head, d = 64, at a length n the learner picks (up to 131,072, the default):
 //   1. the materialized path is asked first, in one engine with its real default
 //      memory budget, for the whole n×n matrix: past the budget the engine
@@ -17,17 +23,25 @@
 // so part 2 never stalls or kills the calls of the other sections.
 //
 // URL state (section s8): keys (2…16), block (1…16), seed (0…1e9), step (0…tiles+1),
+//   causal (bool, default false), row (traced query row, 0…keys−1), qt (query tile shown in the grid),
+//   more.<fold> (1 when a fold is open: budget, workers, run),
 //   bigN (4096…131072, default 131072), bigCausal (bool, default true).
 // data-testid hooks:
 //   s8-keys, s8-block, s8-seed (text inputs; errors in <id>-error), s8-scores (score strip),
 //   s8-first, s8-prev, s8-next, s8-last (buttons; aria-disabled at the ends), s8-step (data-step, data-steps),
 //   s8-explain (current step text), s8-trace-table (rows up to the current step),
 //   s8-final (shown on the last step), s8-maxdiff (data-diff = max |online − materialized|),
+//   s8-causal (checkbox), s8-row (text input), s8-scores li.masked (keys the mask hides from the row),
+//   s8-tiles (grid <table>: td[data-q][data-k][data-kind = full|partial|skip], tr.is-current),
+//   s8-tile-counts (data-full, data-partial, data-skip, data-computed, data-visible),
+//   s8-qt-prev, s8-qt-next, s8-qt (data-qt, data-qts), s8-qt-explain,
+//   s8-fold-budget, s8-fold-workers, s8-fold-run (<details>),
 //   s8-big-n (select), s8-big-causal (checkbox), s8-run, s8-cancel, s8-progress (<progress>),
 //   s8-elapsed (data-ms), s8-eta (data-ms when known),
 //   s8-mat-status (data-state = running|refused|done|cancelled|failed; data-n, data-need (bytes of the
 //     n×n matrix), data-budget when refused, data-ms when done),
-//   s8-chunk-status (data-state = waiting|running|done|cancelled|failed; when done: data-n, data-d,
+//   s8-chunk-status (data-state = waiting|running|done|cancelled|failed; data-first-done / data-first-ms:
+//     rows done at the first progress update and ms from the start of the chunked call; when done: data-n, data-d,
 //     data-causal, data-workers, data-ms, data-gflops, data-scratch (per worker), data-heap (largest wasm
 //     heap of a worker), data-checksum, data-maxdiff (max |chunked − reference| over the checked rows)),
 //   s8-checks (the check paragraphs), s8-big-table (one row per finished run; data-n, data-refused,
@@ -45,6 +59,31 @@ const BIG_D = 64, BIG_BLOCK = 64, BIG_SEED = 1;
 const BIG_NS = [4096, 8192, 16384, 32768, 65536, 131072];
 const BIG_DEFAULT = 131072;
 
+/**
+ * A tile of query rows [q0, q1) against key tiles [k0, k1) under the causal rule
+ * "row i sees keys j <= i": 'skip' when every key comes after the tile's last row
+ * (the kernel never reads it), 'full' when every key is visible to its first row,
+ * else 'partial' (the diagonal crosses it: some entries masked). Without the mask
+ * every tile is 'full'.
+ */
+export function classifyTile(q0, q1, k0, k1, causal = true) {
+  if (!causal) return 'full';
+  if (k0 > q1 - 1) return 'skip';
+  if (k1 - 1 <= q0) return 'full';
+  return 'partial';
+}
+
+// A native <details> fold "for the curious": closed unless the URL says more.<id>=1,
+// its first paragraph says why it is there, its open state goes to the URL.
+function fold(ctx, state, id, ...body) {
+  const d = h('details', { class: 'fold', testid: `s8-fold-${id}` },
+    h('summary', {}, ctx.tNode(`s8.fold.${id}`)),
+    h('p', { class: 'fold-why' }, ctx.tNode(`s8.fold.${id}Why`)), ...body);
+  d.open = state.get(`more.${id}`, false) === true;
+  d.addEventListener('toggle', () => state.set(`more.${id}`, d.open ? true : null));
+  return d;
+}
+
 export async function mount(root, ctx) {
   const { engine, state, fmt } = ctx;
   const okInt = (v, lo, hi, d) => (Number.isInteger(v) && v >= lo && v <= hi ? v : d);
@@ -53,6 +92,9 @@ export async function mount(root, ctx) {
     block: okInt(state.get('block', 3), 1, 16, 3),
     seed: okInt(state.get('seed', 7), 0, 1e9, 7),
     step: okInt(state.get('step', 0), 0, 64, 0),
+    causal: state.get('causal', false) === true,
+    row: okInt(state.get('row', 0), 0, 15, 0),
+    qt: okInt(state.get('qt', 0), 0, 15, 0),
     bigN: BIG_NS.includes(state.get('bigN', BIG_DEFAULT)) ? state.get('bigN', BIG_DEFAULT) : BIG_DEFAULT,
     bigCausal: state.get('bigCausal', true) !== false,
   };
@@ -71,9 +113,13 @@ export async function mount(root, ctx) {
     onChange: (v) => { st.block = v; st.step = 0; save(); load(); } });
   const seedCtl = intField(ctx, { label: 's8.ctl.seed', value: st.seed, min: 0, max: 1e9, errKey: 's8.err.int', testid: 's8-seed',
     onChange: (v) => { st.seed = v; st.step = 0; save(); load(); } });
+  const traceCausalCtl = checkbox(ctx, { label: 's8.ctl.causal', checked: st.causal, testid: 's8-causal',
+    onChange: (on) => { st.causal = on; st.step = 0; save(); load(); } });
+  const rowCtl = intField(ctx, { label: 's8.ctl.row', value: st.row, min: 0, max: 15, errKey: 's8.err.row', testid: 's8-row',
+    onChange: (v) => { st.row = v; st.step = 0; save(); load(); } });
   const setup = h('p');
   const strip = h('ol', { class: 'score-strip', dir: 'ltr', testid: 's8-scores' });
-  root.append(h('div', { class: 'experiment-panel' }, controlRow(keysCtl, blockCtl, seedCtl), status), setup, strip);
+  root.append(h('div', { class: 'experiment-panel' }, controlRow(keysCtl, blockCtl, seedCtl), controlRow(traceCausalCtl, rowCtl), status), setup, strip);
 
   const btn = (key, testid) => h('button', { type: 'button', class: 'btn btn-secondary', testid }, ctx.tNode(key));
   const bFirst = btn('s8.first', 's8-first'), bPrev = btn('s8.prev', 's8-prev');
@@ -84,17 +130,105 @@ export async function mount(root, ctx) {
   const finalBox = h('div', { class: 'step-final', testid: 's8-final', hidden: true });
   root.append(h('div', { class: 'stepper' }, bFirst, bPrev, stepLabel, bNext, bLast), explain, traceSlot, finalBox);
 
+  // ---- the query-tile view: every query tile against every key tile under the causal rule
+  const qtPrev = btn('s8.tiles.prev', 's8-qt-prev'), qtNext = btn('s8.tiles.next', 's8-qt-next');
+  const qtLabel = h('span', { class: 'step-label', testid: 's8-qt', 'aria-live': 'polite' });
+  const qtExplain = h('div', { class: 'step-explain', testid: 's8-qt-explain', 'aria-live': 'polite' });
+  const tileCounts = h('p', { testid: 's8-tile-counts' });
+  const tileSlot = h('div', { class: 'table-slot tile-grid-slot' });
+  const tileCap = h('p', { class: 'tile-grid-cap', id: 's8-tiles-cap' }, ctx.tNode('s8.tiles.caption'));
+  const legend = h('ul', { class: 'tile-legend' },
+    ...['full', 'partial', 'skip'].map((k) => h('li', {}, h('span', { class: `tile-swatch kind-${k}`, 'aria-hidden': 'true' }), ctx.tNode(`s8.tiles.kind.${k}`))));
+  root.append(h('h3', {}, ctx.tNode('s8.tiles.title')), h('p', {}, ctx.tNode('s8.tiles.p')), tileCounts, legend, tileCap, tileSlot,
+    h('div', { class: 'stepper' }, qtPrev, qtLabel, qtNext), qtExplain);
+
+  function renderTiles() {
+    const n = data.keys, b = data.block, causal = data.causal;
+    const T = Math.ceil(n / b);
+    st.qt = Math.min(st.qt, T - 1);
+    const span = (t) => [t * b, Math.min(n, (t + 1) * b)];
+    const kinds = [];
+    const count = { full: 0, partial: 0, skip: 0 };
+    let computed = 0;
+    for (let qi = 0; qi < T; qi++) {
+      const [q0, q1] = span(qi);
+      const row = [];
+      for (let ki = 0; ki < T; ki++) {
+        const [k0, k1] = span(ki);
+        const kind = classifyTile(q0, q1, k0, k1, causal);
+        row.push(kind);
+        count[kind]++;
+        if (kind !== 'skip') computed += (q1 - q0) * (k1 - k0);
+      }
+      kinds.push(row);
+    }
+    const visible = causal ? (n * (n + 1)) / 2 : n * n;
+    setT(ctx, tileCounts, causal ? 's8.tiles.counts' : 's8.tiles.countsFull', {
+      n: fmt(n), b: fmt(b), tiles: fmt(T * T), full: fmt(count.full), partial: fmt(count.partial), skip: fmt(count.skip),
+      computed: fmt(computed), all: fmt(n * n), visible: fmt(visible),
+    });
+    Object.assign(tileCounts.dataset, { full: count.full, partial: count.partial, skip: count.skip, computed, visible });
+
+    // the grid: rows are query tiles, columns key tiles; a word per cell for screen readers
+    // labelled by the paragraph above it: a <caption> would wrap to the width of a small grid
+    const table = h('table', { class: 'tile-grid', dir: 'ltr', testid: 's8-tiles', 'aria-labelledby': tileCap.id },
+      h('thead', {}, h('tr', {}, h('td', { class: 'corner' }),
+        ...Array.from({ length: T }, (_, ki) => h('th', { scope: 'col' }, fmt(ki))))));
+    const tbody = h('tbody');
+    kinds.forEach((row, qi) => {
+      const tr = h('tr', { class: qi === st.qt ? 'is-current' : null },
+        h('th', { scope: 'row' }, fmt(qi)));
+      row.forEach((kind, ki) => tr.append(h('td', { class: `kind-${kind}`, dataset: { q: qi, k: ki, kind } },
+        h('span', { class: 'visually-hidden' }, ctx.t(`s8.tiles.word.${kind}`)))));
+      tbody.append(tr);
+    });
+    table.append(tbody);
+    tileSlot.textContent = '';
+    tileSlot.append(table);
+
+    // the current query tile in words
+    const [q0, q1] = span(st.qt);
+    const ids = (kind) => kinds[st.qt].map((k, i) => (k === kind ? i : -1)).filter((i) => i >= 0);
+    const list = (a) => (a.length ? (a.length === 1 ? fmt(a[0]) : ctx.t('s8.range', { from: fmt(a[0]), to: fmt(a[a.length - 1]) })) : ctx.t('s8.tiles.none'));
+    setT(ctx, qtLabel, 's8.tiles.qtOf', { k: fmt(st.qt), first: fmt(0), last: fmt(T - 1) });
+    qtLabel.dataset.qt = String(st.qt);
+    qtLabel.dataset.qts = String(T);
+    for (const [bt, off] of [[qtPrev, st.qt === 0], [qtNext, st.qt === T - 1]]) {
+      if (off) bt.setAttribute('aria-disabled', 'true'); else bt.removeAttribute('aria-disabled');
+    }
+    qtExplain.textContent = '';
+    qtExplain.append(h('p', {}, ctx.tNode('s8.tiles.qtRows', { t: fmt(st.qt), r0: fmt(q0), r1: fmt(q1 - 1) })));
+    const ul = h('ul', { class: 'calc-list' });
+    for (const kind of ['full', 'partial', 'skip']) {
+      ul.append(h('li', { dataset: { kind, tiles: ids(kind).join(',') } }, ctx.tNode(`s8.tiles.li.${kind}`, { list: list(ids(kind)), count: fmt(ids(kind).length) })));
+    }
+    qtExplain.append(ul);
+  }
+  const goQt = (t) => { if (!data) return; st.qt = Math.max(0, Math.min(Math.ceil(data.keys / data.block) - 1, t)); state.set('qt', st.qt || null); renderTiles(); };
+  qtPrev.addEventListener('click', () => goQt(st.qt - 1));
+  qtNext.addEventListener('click', () => goQt(st.qt + 1));
+
   let data = null;   // {scores, trace, mat}
-  function save() { state.setMany({ keys: st.keys, block: st.block, seed: st.seed, step: st.step }); }
+  function save() {
+    state.setMany({ keys: st.keys, block: st.block, seed: st.seed, step: st.step, causal: st.causal || null, row: st.row || null });
+  }
 
   const load = serial(async () => {
     try {
-      const q = await engine.randomNormal({ seed: st.seed, rows: 1, cols: D });
+      // one query row per key (row 0 is the same draw as a single query), so that any
+      // row i can be traced, and with the causal mask row i sees keys 0…i
+      if (st.row > st.keys - 1) { st.row = st.keys - 1; rowCtl.value = st.row; save(); }
+      const row = st.row, causal = st.causal;
+      const q = await engine.randomNormal({ seed: st.seed, rows: st.keys, cols: D });
       const k = await engine.randomNormal({ seed: st.seed + 1, rows: st.keys, cols: D });
       const v = await engine.randomNormal({ seed: st.seed + 2, rows: st.keys, cols: DV });
-      const mat = await engine.attention({ q, k, v, variant: 'materialized', returnWeights: true });
-      const trace = await engine.onlineSoftmaxTrace({ q, k, v, row: 0, blockK: st.block });
-      data = { scores: mat.scores.data, mat: mat.out.data, trace, keys: st.keys, block: st.block, seed: st.seed };
+      const all = await engine.attention({ q, k, v, variant: 'materialized', returnWeights: true });
+      const mat = causal ? await engine.attention({ q, k, v, causal: true, variant: 'materialized' }) : all;
+      const trace = await engine.onlineSoftmaxTrace({ q, k, v, row, blockK: st.block, causal });
+      data = {
+        scores: all.scores.data.slice(row * st.keys, (row + 1) * st.keys), mat: mat.out.data.slice(row * DV, (row + 1) * DV),
+        trace, keys: st.keys, block: st.block, seed: st.seed, row, causal,
+      };
       st.step = Math.min(st.step, trace.steps.length + 1);
       status.textContent = '';
       render();
@@ -112,6 +246,7 @@ export async function mount(root, ctx) {
     const s = st.step;
     const cur = s >= 1 && s <= T ? trace.steps[s - 1] : null;
     setT(ctx, setup, 's8.setup', { d: fmt(D), keys: fmt(data.keys), seed: fmt(data.seed, { useGrouping: false }), block: fmt(data.block) });
+    setup.append(' ', ctx.tNode(data.causal ? 's8.setupCausal' : 's8.setupRow', { row: fmt(data.row), first: fmt(0) }));
 
     // score strip: tiles, processed keys, the current tile and its max
     strip.textContent = '';
@@ -119,12 +254,14 @@ export async function mount(root, ctx) {
       const tile = Math.floor(j / data.block);
       const li = h('li', { class: `tile-${tile % 2 ? 'odd' : 'even'}` });
       if (j % data.block === 0) li.classList.add('tile-start');
-      if (s > T || (s >= 1 && j < trace.steps[s - 1].keyEnd)) li.classList.add('seen');
+      const masked = data.causal && j > data.row;
+      if (masked) li.classList.add('masked');
+      else if (s > T || (s >= 1 && j < trace.steps[s - 1].keyEnd)) li.classList.add('seen');
       if (cur && j >= cur.keyBegin && j < cur.keyEnd) {
         li.classList.add('in-tile');
-        if (scores[j] === cur.tileMax) li.classList.add('tile-max');
+        if (!masked && scores[j] === cur.tileMax) li.classList.add('tile-max');
       }
-      li.setAttribute('aria-label', ctx.t('s8.scoreLabel', { j: fmt(j) }) + ': ' + f3(scores[j]));
+      li.setAttribute('aria-label', ctx.t('s8.scoreLabel', { j: fmt(j) }) + ': ' + f3(scores[j]) + (masked ? ` (${ctx.t('s8.maskedWord')})` : ''));
       li.append(h('span', { class: 'k' }, fmt(j)), h('span', { class: 'v' }, ltrNumber(f3(scores[j]))));
       strip.append(li);
     }
@@ -139,10 +276,19 @@ export async function mount(root, ctx) {
 
     // explanation of the current step
     explain.textContent = '';
-    if (s === 0) explain.append(h('p', {}, ctx.tNode('s8.step.start')));
-    else if (cur) {
+    const tilesAll = Math.ceil(data.keys / data.block);
+    const span = (a, b) => (a === b ? fmt(a) : ctx.t('s8.range', { from: fmt(a), to: fmt(b) }));
+    if (s === 0) {
+      explain.append(h('p', {}, ctx.tNode('s8.step.start')));
+      if (data.causal && tilesAll > T) {
+        explain.append(h('p', {}, ctx.tNode('s8.step.causalSkip', { row: fmt(data.row), tiles: span(T, tilesAll - 1), count: fmt(tilesAll - T) })));
+      }
+    } else if (cur) {
       const contrib = cur.lNew - cur.lOld * cur.rescale;
       explain.append(h('p', {}, ctx.tNode('s8.step.tile', { tile: fmt(cur.tile), from: fmt(cur.keyBegin), to: fmt(cur.keyEnd - 1), tmax: f3(cur.tileMax) })));
+      if (data.causal && cur.keyEnd - 1 > data.row) {
+        explain.append(h('p', {}, ctx.tNode('s8.step.diag', { row: fmt(data.row), keys: span(data.row + 1, cur.keyEnd - 1), count: fmt(cur.keyEnd - 1 - data.row) })));
+      }
       if (cur.tile === 0 || cur.mOld === -Infinity || cur.mOld == null) explain.append(h('p', {}, ctx.tNode('s8.step.firstTile', { mNew: f3(cur.mNew), rescale: f3(cur.rescale) })));
       else if (cur.mNew > cur.mOld) explain.append(h('p', {}, ctx.tNode('s8.step.raised', { mOld: f3(cur.mOld), mNew: f3(cur.mNew), rescale: f3(cur.rescale) })));
       else explain.append(h('p', {}, ctx.tNode('s8.step.kept', { mOld: f3(cur.mOld), rescale: f3(cur.rescale) })));
@@ -188,6 +334,7 @@ export async function mount(root, ctx) {
       finalBox.append(md);
       if (diff < 1e-5) finalBox.append(h('p', {}, ctx.tNode('s8.equal')));
     }
+    renderTiles();
   }
 
   const go = (s) => { if (!data) return; st.step = Math.max(0, Math.min(data.trace.steps.length + 1, s)); state.set('step', st.step); render(); };
@@ -208,7 +355,7 @@ export async function mount(root, ctx) {
   const poolSize = (() => { const hc = navigator.hardwareConcurrency || 2; return Math.max(1, Math.min(hc, 4)); })();
 
   const bigP = h('p', {}, ctx.tNode('s8.big.p', { d: fmt(BIG_D), bq: fmt(BIG_BLOCK), bk: fmt(BIG_BLOCK), seed: fmt(BIG_SEED) }));
-  const budgetP = h('p', { class: 'note' });
+  const budgetP = h('p');
   const workersP = h('p', {}, ctx.tNode('s8.big.workers', { w: fmt(poolSize) }));
   const timeP = h('p', { class: 'note' }, ctx.tNode('s8.big.timeNote', {
     n: fmt(BIG_DEFAULT), bn: fmt(causalPairsBn, { maximumFractionDigits: 1 }),
@@ -233,7 +380,8 @@ export async function mount(root, ctx) {
   const clockRow = h('p', { class: 'run-clocks', hidden: true }, elapsedEl, etaEl);
   const resultBox = h('div', { class: 'big-summary', testid: 's8-checks', hidden: true });
   const bigTable = h('div', { class: 'table-slot' });
-  root.append(h('h3', {}, ctx.tNode('s8.big.title', { n: fmt(BIG_DEFAULT) })), bigP, budgetP, workersP, timeP,
+  root.append(h('h3', {}, ctx.tNode('s8.big.title', { n: fmt(BIG_DEFAULT) })), bigP, timeP,
+    fold(ctx, state, 'budget', budgetP), fold(ctx, state, 'workers', workersP),
     h('div', { class: 'experiment-panel' }, controlRow(nCtl, causalCtl),
       h('div', { class: 'run-row' }, runBtn, cancelBtn, prog), clockRow),
     h('div', { class: 'experiment-result big-run' },
@@ -336,10 +484,18 @@ export async function mount(root, ctx) {
       clockRow.hidden = false;
       tick();
       ticker = setInterval(tick, 1000);
+      // one task per query tile (BIG_BLOCK rows): the bar moves from the first finished tile
+      // (with the pool's default of 16 tasks per worker, 4,096 rows at n = 131,072, the first
+      // update came after the most expensive sixteenth of a worker's share)
       const r = await pool.attentionSeeded({ n, d, seed: BIG_SEED, causal, variant: 'chunked', blockQ: BIG_BLOCK, blockK: BIG_BLOCK }, {
         signal: ac.signal,
+        taskRows: BIG_BLOCK,
         checkRows: checkRowsFor(n),
         onProgress: (p) => {
+          if (!('firstDone' in chunkStatus.dataset)) {
+            chunkStatus.dataset.firstDone = String(p.done);
+            chunkStatus.dataset.firstMs = String(Math.round(performance.now() - t0));
+          }
           last = p;
           prog.value = p.done / p.total;
           setT(ctx, chunkStatus, 's8.big.chunkRunning', { done: fmt(p.done), total: fmt(p.total) });
@@ -364,14 +520,15 @@ export async function mount(root, ctx) {
       setState(chunkStatus, 'done');
       const rows = r.checks.map((c) => fmt(c.row));
       resultBox.append(
-        h('p', {}, ctx.tNode('s8.big.scratch', {
-          scratch: bytes(r.scratchBytes), full: bytes(need),
-          ratio: fmt(need / Math.max(1, r.scratchBytes), { maximumFractionDigits: 0 }), inputs: bytes(3 * n * d * 4),
-        })),
         h('p', {}, ctx.tNode('s8.big.check', {
           r1: rows[0], r2: rows[1] ?? rows[0], r3: rows[2] ?? rows[0], diff: fmt(maxDiff, { maximumSignificantDigits: 2 }),
         })),
-        h('p', {}, ctx.tNode('s8.big.checksum', { count: fmt(n * d), sum: fmt(r.checksum, { maximumFractionDigits: 4 }) })),
+        fold(ctx, state, 'run',
+          h('p', {}, ctx.tNode('s8.big.scratch', {
+            scratch: bytes(r.scratchBytes), full: bytes(need),
+            ratio: fmt(need / Math.max(1, r.scratchBytes), { maximumFractionDigits: 0 }), inputs: bytes(3 * n * d * 4),
+          })),
+          h('p', {}, ctx.tNode('s8.big.checksum', { count: fmt(n * d), sum: fmt(r.checksum, { maximumFractionDigits: 4 }) }))),
       );
       resultBox.hidden = false;
       history.push(row);
@@ -391,6 +548,9 @@ export async function mount(root, ctx) {
       }
     } finally {
       if (ticker) clearInterval(ticker);
+      // no estimate outlives its run (after a cancel it said "estimating…" for good)
+      delete etaEl.dataset.ms;
+      etaEl.textContent = '';
       pool.terminate();
       abort = null;
       running = false;

@@ -132,7 +132,7 @@ export function createChart(ctx, opts = {}) {
     const yTicks = opts.yTicks || (opts.yLog ? logTicks(y0, y1, 5) : linearTicks(y0, y1, 5));
     // left margin from the widest y tick label (rough: 7.5 px per character)
     const yTickText = yTicks.map(formatY);
-    const mL = 22 + Math.max(24, Math.max(...yTickText.map((s) => s.length)) * 7.5);
+    const mL = 26 + Math.max(24, Math.max(...yTickText.map((s) => s.length)) * 7.5);
     const mR = 14, mT = 12, mB = 46;
     const pw = W - mL - mR, ph = H - mT - mB;
     const tx = (v) => {
@@ -146,7 +146,9 @@ export function createChart(ctx, opts = {}) {
     const maxXTicks = Math.max(3, Math.floor(pw / 56));
     let xTicks = opts.xTicks || (opts.xLog ? logTicks(x0, x1, maxXTicks) : linearTicks(x0, x1, maxXTicks));
     xTicks = xTicks.filter((v) => v >= x0 * (1 - 1e-9) && v <= x1 * (1 + 1e-9));
-    if (xTicks.length > maxXTicks) { const k = Math.ceil(xTicks.length / maxXTicks); xTicks = xTicks.filter((_, i) => i % k === 0); }
+    // computed ticks are thinned here; explicit ones keep their grid lines and fitLabels
+    // thins their labels by measured width, keeping the first and the last
+    if (!opts.xTicks && xTicks.length > maxXTicks) { const k = Math.ceil(xTicks.length / maxXTicks); xTicks = xTicks.filter((_, i) => i % k === 0); }
 
     const grid = svg('g', { class: 'chart-grid' }, root);
     for (const v of yTicks) {
@@ -156,19 +158,23 @@ export function createChart(ctx, opts = {}) {
       const t = svg('text', { x: mL - 6, y, class: 'chart-tick chart-tick-y', 'text-anchor': 'end', 'dominant-baseline': 'middle' }, root);
       t.textContent = formatY(v);
     }
+    const xLabels = [];
     for (const v of xTicks) {
       const x = tx(v);
       svg('line', { x1: x, x2: x, y1: mT, y2: mT + ph }, grid);
       const t = svg('text', { x, y: mT + ph + 16, class: 'chart-tick chart-tick-x', 'text-anchor': 'middle' }, root);
       t.textContent = formatX(v);
+      xLabels.push({ t, x });
     }
     svg('rect', { x: mL, y: mT, width: pw, height: ph, class: 'chart-frame' }, root);
     const xl = svg('text', { x: mL + pw / 2, y: H - 8, class: 'chart-axis-label', 'text-anchor': 'middle' }, root);
     xl.textContent = textOf(ctx, opts.xLabel);
+    // the rotated y title: its centre line at 16 px keeps the glyphs' full height (Naskh is tall) inside
     const yl = svg('text', { x: 0, y: 0, class: 'chart-axis-label', 'text-anchor': 'middle',
-      transform: `translate(13 ${mT + ph / 2}) rotate(-90)` }, root);
+      transform: `translate(16 ${mT + ph / 2}) rotate(-90)` }, root);
     yl.textContent = textOf(ctx, opts.yLabel);
 
+    const guideLabels = [];
     for (const g of guides) {
       if (g.axis === 'y') {
         const y = ty(g.value);
@@ -177,7 +183,7 @@ export function createChart(ctx, opts = {}) {
       } else if (g.axis === 'x' && g.value >= x0 && g.value <= x1) {
         const x = tx(g.value);
         svg('line', { x1: x, x2: x, y1: mT, y2: mT + ph, class: 'chart-guide' }, root);
-        if (g.label) { const t = svg('text', { x: x + 4, y: mT + 12, class: 'chart-guide-label', 'text-anchor': 'start' }, root); t.textContent = g.label; }
+        if (g.label) { const t = svg('text', { x: x + 4, y: mT + 12, class: 'chart-guide-label', 'text-anchor': 'start' }, root); t.textContent = g.label; guideLabels.push({ t, x }); }
       }
     }
 
@@ -195,6 +201,34 @@ export function createChart(ctx, opts = {}) {
       }
     });
     el.dataset.points = String(count);
+    fitLabels(W, xLabels, guideLabels);
+  }
+
+  // Labels whole on a narrow screen (section 7's last x label was cut at 360 px): measured
+  // once per draw, after every write. An edge tick label slides inwards to fit the SVG,
+  // x labels that would overlap are thinned (the last one, the largest n, is kept), and
+  // an x guide label near the right edge goes to the left of its line.
+  function fitLabels(W, xLabels, guideLabels) {
+    const PAD = 2, GAP = 6;
+    const boxes = xLabels.map(({ t, x }) => {
+      const w = t.getBBox().width;
+      const c = Math.min(Math.max(x, PAD + w / 2), W - PAD - w / 2);
+      if (c !== x) t.setAttribute('x', c.toFixed(1));
+      return { t, l: c - w / 2, r: c + w / 2 };
+    });
+    if (boxes.length > 1 && boxes.some((b) => b.r > 0)) {
+      const kept = [boxes[0]];
+      for (const b of boxes.slice(1)) if (b.l >= kept[kept.length - 1].r + GAP) kept.push(b);
+      const last = boxes[boxes.length - 1];
+      if (kept[kept.length - 1] !== last) {
+        while (kept.length > 1 && last.l < kept[kept.length - 1].r + GAP) kept.pop();
+        kept.push(last);
+      }
+      for (const b of boxes) if (!kept.includes(b)) b.t.remove();
+    }
+    for (const { t, x } of guideLabels) {
+      if (x + 4 + t.getBBox().width > W - PAD) { t.setAttribute('x', String(x - 4)); t.setAttribute('text-anchor', 'end'); }
+    }
   }
 
   function buildTable() {

@@ -14,6 +14,8 @@
 //   const b = button(ctx, { label: 's8.run', onClick, testid: 's8-run' });
 //   const k = intField(ctx, { label: 's8.ctl.keys', value: 10, min: 2, max: 16, errKey: 's8.err.int',
 //                             testid: 's8-keys', onChange });   // the section's own error text
+//       explain: true → empty / unreadable / fractional input gets err.number.* (errKey stays for the range);
+//       onValidity(ok) is called on every commit (a section can mark its result stale)
 //   const r = radioGroup(ctx, { legend: 's6.ctl.align', name: 's6-align', value: 'tl', onChange,
 //                               options: [{ value: 'tl', label: 's6.align.topLeft', testid: 's6-align-tl' }, …] });
 //   root.append(controlRow(n, dk, c));          // a wrapping flex row
@@ -212,7 +214,7 @@ let fieldUid = 0;
  * input (empty, letters, NaN, out of range, fractions) shows the section's own
  * message next to the field and keeps the last valid value.
  */
-export function intField(ctx, { label, value, min, max, errKey, testid, onChange }) {
+export function intField(ctx, { label, value, min, max, errKey, testid, onChange, explain = false, onValidity }) {
   const id = `${testid || 'int'}-${++fieldUid}`;
   const wrap = h('div', { class: 'control control-number' });
   const lab = h('label', { for: id });
@@ -224,11 +226,16 @@ export function intField(ctx, { label, value, min, max, errKey, testid, onChange
   const show = () => { input.value = ctx.fmt(v, { useGrouping: false, maximumFractionDigits: 0 }); };
   show();
   const commit = () => {
-    const r = ctx.parseNumber(input.value);
+    // a whole-number field: commas group digits in every script ("128,000", "١٢٨،٠٠٠")
+    const r = ctx.parseNumber(input.value, { integer: true });
     if (!r.ok || !Number.isInteger(r.value) || r.value < min || r.value > max) {
-      setT(ctx, msg, errKey, { min, max });
+      // explain: say which rule failed (empty, unreadable, not whole); the range keeps errKey
+      const why = !explain ? errKey : !r.ok ? (r.reason === 'empty' ? 'err.number.empty' : 'err.number.invalid')
+        : !Number.isInteger(r.value) ? 'err.number.integer' : errKey;
+      setT(ctx, msg, why, { min, max });
       input.setAttribute('aria-invalid', 'true');
       wrap.classList.add('is-invalid');
+      if (onValidity) onValidity(false);
       return;
     }
     msg.textContent = '';
@@ -237,6 +244,7 @@ export function intField(ctx, { label, value, min, max, errKey, testid, onChange
     const changed = r.value !== v;
     v = r.value;
     show();
+    if (onValidity) onValidity(true);
     if (changed && onChange) onChange(v);
   };
   input.addEventListener('change', commit);

@@ -1,0 +1,157 @@
+// Section 7's memory calculator as a learner uses it (issue 12, items 6 and 7), both editions:
+// - integers typed with group separators in any script ("131,072", "۱۳۱٬۰۷۲", "١٢٨،٠٠٠")
+//   are read as integers, and the result equals n²·bytes computed here with BigInt;
+// - refused input says why (not a number / not whole / out of range), and the result left on
+//   screen is marked stale, visibly and for screen readers, until the input is valid again;
+// - the largest case (n = 4,194,304, 256 heads, 256 layers, batch 1024, fp32) shows the exact
+//   byte count 2^72 with every digit, and sizes in EB / EiB with a few significant digits;
+//   n = 1 shows no "0 MB".
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, byTestId, toLatinDigits, assertNoIssues, newPage, url } from './helpers.mjs';
+import { waitLesson } from './lesson-helpers.mjs';
+
+// openLesson with a longer wait: the lesson takes 25 s to mount on this 2-core machine under load
+async function openLesson(b, lang, query = '') {
+  const page = await newPage(b);
+  await page.goto(url(`/${lang}/index.html${query}`), { waitUntil: 'load' });
+  await waitLesson(page, 60000);
+  return page;
+}
+
+const T = { timeout: 60000 };
+let b;
+test.before(async () => { b = await launch(); });
+test.after(async () => { await b?.close(); });
+
+const digits = (lang, s) => String(s).replace(/\d/g, (c) => (lang === 'fa' ? '۰۱۲۳۴۵۶۷۸۹' : '٠١٢٣٤٥٦٧٨٩')[Number(c)]);
+const plain = (s) => toLatinDigits(s).replace(/[\u066c,\u200e\u200f\u061c\u2066-\u2069]/g, '');
+const visible = (loc) => loc.evaluate((el) => {
+  const c = el.cloneNode(true);
+  for (const m of c.querySelectorAll('.katex-mathml')) m.remove();
+  return c.textContent.replace(/\s+/g, ' ').trim();
+});
+const exact = (n, b, heads = 1, layers = 1, batch = 1) =>
+  String(BigInt(n) * BigInt(n) * BigInt(b) * BigInt(heads) * BigInt(layers) * BigInt(batch));
+
+async function type(page, id, text) {
+  const input = byTestId(page, id);
+  await input.fill(text);
+  await input.press('Enter');
+}
+const bytesOf = (page) => byTestId(page, 's7-result').getAttribute('data-bytes');
+async function waitBytes(page, want) {
+  await page.waitForFunction((want) => document.querySelector('[data-testid="s7-result"]')?.dataset.bytes === want, want);
+}
+const staleOf = (page) => byTestId(page, 's7-calc').getAttribute('data-stale');
+
+const SEP = { fa: ['۱۳۱٬۰۷۲', '۱۲۸,۰۰۰'], ar: ['١٣١٬٠٧٢', '١٢٨،٠٠٠'] };
+
+for (const lang of ['fa', 'ar']) {
+  test(`${lang}: integers with group separators in every script are accepted`, T, async () => {
+    const page = await openLesson(b, lang, '?s7.dtype=fp32#s7');
+    for (const [text, n] of [['131,072', 131072], ['128,000', 128000], [SEP[lang][0], 131072], [SEP[lang][1], 128000],
+      ['4,194,304', 4194304], ['٣٬٠٠٠', 3000]]) {
+      await type(page, 's7-n', text);
+      await waitBytes(page, exact(n, 4));
+      assert.equal(await byTestId(page, 's7-n-error').textContent(), '', `no error for ${text}`);
+      assert.equal(await byTestId(page, 's7-n').getAttribute('aria-invalid'), null, text);
+      assert.notEqual(await staleOf(page), 'true', `result current after ${text}`);
+    }
+    assert.ok(page.url().includes('s7.n=4194304') || page.url().includes('s7.n=3000'));
+    assertNoIssues(page);
+    await page.close();
+  });
+
+  test(`${lang}: refused input says why and marks the old result stale`, T, async () => {
+    const page = await openLesson(b, lang, '?s7.n=8192&s7.dtype=fp16#s7');
+    const before = exact(8192, 2);
+    await waitBytes(page, before);
+    const cases = [
+      ['1.5', 'err.number.integer'],     // not whole
+      ['abc', 'err.number.invalid'],     // not a number
+      ['', 'err.number.empty'],
+      ['5000000', 's7.err.n'],           // out of range
+      ['1,5', 'err.number.invalid'],     // a comma in an integer field is a group separator: malformed group
+    ];
+    const texts = await page.evaluate((keys) => {
+      const c = window.__lesson.ctx('s7');
+      return Object.fromEntries(keys.map((k) => [k, c.t(k, { min: 1, max: 4194304 })]));
+    }, cases.map((c) => c[1]));
+    const distinct = new Set(Object.values(texts));
+    assert.equal(distinct.size, new Set(cases.map((c) => c[1])).size, 'each reason has its own message');
+    for (const [text, key] of cases) {
+      await type(page, 's7-n', text);
+      const err = byTestId(page, 's7-n-error');
+      await page.waitForFunction(() => document.querySelector('[data-testid="s7-n-error"]')?.textContent.trim().length > 0);
+      const msg = (await visible(err));
+      // the message is the one for this reason (compare without markup: the rendered text of the key)
+      const want = await page.evaluate((k) => {
+        const c = window.__lesson.ctx('s7');
+        const span = document.createElement('span');
+        span.append(c.tNode(k, { min: 1, max: 4194304 }));
+        for (const m of span.querySelectorAll('.katex-mathml')) m.remove();
+        return span.textContent.replace(/\s+/g, ' ').trim();
+      }, key);
+      assert.equal(msg, want, `${JSON.stringify(text)}: the reason ${key}`);
+      assert.equal(await byTestId(page, 's7-n').getAttribute('aria-invalid'), 'true');
+      // the old result stays, marked stale, and says so in words that a screen reader reads
+      assert.equal(await bytesOf(page), before);
+      assert.equal(await staleOf(page), 'true', `stale after ${JSON.stringify(text)}`);
+      const note = byTestId(page, 's7-stale');
+      assert.equal(await note.isVisible(), true, 'the stale note is visible');
+      assert.ok((await visible(note)).length > 10);
+      const described = await byTestId(page, 's7-result').getAttribute('aria-describedby');
+      assert.ok(described && described.split(' ').includes(await note.getAttribute('id')), 'the result is described by the stale note');
+    }
+    // the old value typed again: valid, nothing changed, and no longer stale
+    await type(page, 's7-n', digits(lang, '8192'));
+    await page.waitForFunction(() => document.querySelector('[data-testid="s7-calc"]')?.dataset.stale !== 'true');
+    assert.equal(await byTestId(page, 's7-stale').isVisible(), false);
+    assert.equal(await bytesOf(page), before);
+    // a stale mark from one field stays while another is still wrong
+    await type(page, 's7-heads', '0');
+    await type(page, 's7-n', '16384');
+    assert.equal(await staleOf(page), 'true', 'heads is still wrong');
+    await type(page, 's7-heads', '2');
+    await waitBytes(page, exact(16384, 2, 2));
+    assert.notEqual(await staleOf(page), 'true');
+    assertNoIssues(page);
+    await page.close();
+  });
+
+  test(`${lang}: the largest case shows the exact byte count and EB / EiB; n = 1 shows no zero`, T, async () => {
+    const page = await openLesson(b, lang, '?s7.n=4194304&s7.heads=256&s7.layers=256&s7.batch=1024&s7.dtype=fp32#s7');
+    const want = exact(4194304, 4, 256, 256, 1024);
+    assert.equal(want, String(2n ** 72n));
+    await waitBytes(page, want);
+    const text = await visible(byTestId(page, 's7-result'));
+    assert.ok(plain(text).includes(want), `every digit of 2^72 on screen: ${text}`);
+    assert.ok(!/[0-9]/.test(text), `page digits only: ${text}`);
+    const unitWords = await page.evaluate(() => {
+      const c = window.__lesson.ctx('s7');
+      return { EB: c.t('site.unit.EB', { n: 0 }).replace(/[0-9۰-۹٠-٩]/g, '').trim(), EiB: c.t('site.unit.EiB', { n: 0 }).replace(/[0-9۰-۹٠-٩]/g, '').trim() };
+    });
+    // 2^72 B = 4,722.37 EB (10^18) = 4,096 EiB (2^60)
+    assert.ok(text.includes(`${digits(lang, '4')}٬${digits(lang, '722')} ${unitWords.EB}`), `EB: ${text}`);
+    assert.ok(text.includes(`${digits(lang, '4')}٬${digits(lang, '096')} ${unitWords.EiB}`), `EiB: ${text}`);
+    assert.ok(!/٬[۰-۹٠-٩]{3}٫[۰-۹٠-٩]{3}/.test(text), `no long fractions of a huge unit: ${text}`);
+
+    await type(page, 's7-n', '1');
+    await type(page, 's7-heads', '1');
+    await type(page, 's7-layers', '1');
+    await type(page, 's7-batch', '1');
+    await waitBytes(page, '4');
+    const small = await visible(byTestId(page, 's7-result'));
+    assert.ok(!small.includes(`${digits(lang, '0')} `), `no zero in a unit: ${small}`);
+    assert.ok(small.includes(digits(lang, '4')), small);
+    // a medium case: 8192² fp16 = 134,217,728 B = 134 MB = 128 MiB
+    await type(page, 's7-n', '8192');
+    await byTestId(page, 's7-dtype').selectOption('fp16');
+    await waitBytes(page, exact(8192, 2));
+    const mid = await visible(byTestId(page, 's7-result'));
+    assert.ok(mid.includes(digits(lang, '128')), mid);
+    assertNoIssues(page);
+    await page.close();
+  });
+}
