@@ -51,6 +51,7 @@ import { createEnginePool } from '../engine-pool.mjs';
 import { checkRowsFor, estimateRemainingMs } from '../row-tasks.mjs';
 import { select, checkbox, intField, controlRow } from '../widgets/controls.mjs';
 import { simpleTable } from '../widgets/table.mjs';
+import { fold } from '../widgets/fold.mjs';
 import { h, setT, serial } from '../dom.mjs';
 import { ltrNumber } from '../numerals.mjs';
 
@@ -73,15 +74,12 @@ export function classifyTile(q0, q1, k0, k1, causal = true) {
   return 'partial';
 }
 
-// A native <details> fold "for the curious": closed unless the URL says more.<id>=1,
-// its first paragraph says why it is there, its open state goes to the URL.
-function fold(ctx, state, id, ...body) {
-  const d = h('details', { class: 'fold', testid: `s8-fold-${id}` },
-    h('summary', {}, ctx.tNode(`s8.fold.${id}`)),
-    h('p', { class: 'fold-why' }, ctx.tNode(`s8.fold.${id}Why`)), ...body);
-  d.open = state.get(`more.${id}`, false) === true;
-  d.addEventListener('toggle', () => state.set(`more.${id}`, d.open ? true : null));
-  return d;
+// A fold "for the curious" (widgets/fold.mjs): closed unless the URL says more.<id>=1
+// (the key s8 links have always used), its first paragraph says why it is there.
+function s8Fold(ctx, id, ...body) {
+  const f = fold(ctx, { name: id, key: `more.${id}`, summary: `s8.fold.${id}`, why: `s8.fold.${id}Why`, testid: `s8-fold-${id}` });
+  f.body.append(...body);
+  return f.el;
 }
 
 export async function mount(root, ctx) {
@@ -381,7 +379,7 @@ export async function mount(root, ctx) {
   const resultBox = h('div', { class: 'big-summary', testid: 's8-checks', hidden: true });
   const bigTable = h('div', { class: 'table-slot' });
   root.append(h('h3', {}, ctx.tNode('s8.big.title', { n: fmt(BIG_DEFAULT) })), bigP, timeP,
-    fold(ctx, state, 'budget', budgetP), fold(ctx, state, 'workers', workersP),
+    s8Fold(ctx, 'budget', budgetP), s8Fold(ctx, 'workers', workersP),
     h('div', { class: 'experiment-panel' }, controlRow(nCtl, causalCtl),
       h('div', { class: 'run-row' }, runBtn, cancelBtn, prog), clockRow),
     h('div', { class: 'experiment-result big-run' },
@@ -523,7 +521,7 @@ export async function mount(root, ctx) {
         h('p', {}, ctx.tNode('s8.big.check', {
           r1: rows[0], r2: rows[1] ?? rows[0], r3: rows[2] ?? rows[0], diff: fmt(maxDiff, { maximumSignificantDigits: 2 }),
         })),
-        fold(ctx, state, 'run',
+        s8Fold(ctx, 'run',
           h('p', {}, ctx.tNode('s8.big.scratch', {
             scratch: bytes(r.scratchBytes), full: bytes(need),
             ratio: fmt(need / Math.max(1, r.scratchBytes), { maximumFractionDigits: 0 }), inputs: bytes(3 * n * d * 4),

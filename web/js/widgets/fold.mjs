@@ -14,11 +14,12 @@
 // 'toggle' event (a task queued after the change, also when the URL opened the fold), so
 // never inside fold() itself: work that only the fold shows can wait for it.
 // data-testid: `<testid>` on the <details>, `<testid>-summary` on the <summary>.
+// `key` (optional) replaces the URL key `fold.<name>`: s8's folds keep the `more.<id>`
+// keys their published links already carry.
 
 import { h, nodeOf } from '../dom.mjs';
 
-export function fold(ctx, { name, summary, why, testid, onOpen, cls }) {
-  const key = `fold.${name}`;
+export function fold(ctx, { name, summary, why, testid, onOpen, cls, key = `fold.${name}` }) {
   const sum = h('summary', { testid: testid ? `${testid}-summary` : null }, nodeOf(ctx, summary));
   const body = h('div', { class: 'fold-body' });
   if (why) body.append(h('p', { class: 'fold-why' }, nodeOf(ctx, why)));
@@ -26,7 +27,7 @@ export function fold(ctx, { name, summary, why, testid, onOpen, cls }) {
 
   let opened = false;
   const firstOpen = () => { if (!opened && el.open) { opened = true; if (onOpen) onOpen(); } };
-  el.open = !!ctx.state.get(key, false);
+  el.open = ctx.state.get(key, false) === true;
   // 'toggle' is queued after the change (also for the initial open above), and does not bubble:
   // a heatmap's own <details> inside the fold never reaches this listener.
   el.addEventListener('toggle', () => {
