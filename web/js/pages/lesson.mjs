@@ -5,12 +5,14 @@
 // the big idea and refresher, s1…s9, the summary and the sources. A section that
 // relies on published work but does not cite it in its own text gets a line
 // "sources for this section" with links into the sources list (references.mjs).
+// A section whose text has a `<id>.takeaway` key ends with a small boxed "in short"
+// note (issue 12): a new section needs only its key, not code.
 //
 // Test hooks (on <html>): data-engine="loading|ready|error", data-lesson="ready"
 // once every section has mounted or failed; each <section> gets
 // data-state="loading|ready|error". window.__lesson = {engine, ctx(sectionId)}.
 
-import { ltrExpr, t } from '../i18n.mjs';
+import { ltrExpr, t, has } from '../i18n.mjs';
 import { SECTION_REFS, cite } from '../references.mjs';
 import { scoped, currentPlace } from '../state.mjs';
 import { setupWhereBar } from './where-bar.mjs';
@@ -137,6 +139,27 @@ async function mountSection(id, file, settings, engine) {
     p.append(ctx.tNode('refs.sectionSources'), ' ', cite(ctx, ...refs));
     root.append(p);
   }
+  if (root && root.dataset.state === 'ready' && has(`${id}.takeaway`)) root.append(takeaway(id, makeCtx(id, settings, engine)));
+}
+
+// "In short": the section's two or three lines to remember, last in the section. A
+// role="note" (not <aside>: a complementary landmark may not sit inside the section's
+// region), named by its own title so a screen reader announces "in short".
+function takeaway(id, ctx) {
+  const box = document.createElement('div');
+  box.className = 'takeaway';
+  box.setAttribute('role', 'note');
+  box.dataset.testid = `${id}-takeaway`;
+  const title = document.createElement('p');
+  title.className = 'takeaway-title';
+  title.id = `${id}-takeaway-title`;
+  title.append(ctx.tNode('site.takeaway'));
+  box.setAttribute('aria-labelledby', title.id);
+  const body = document.createElement('p');
+  body.className = 'takeaway-text';
+  body.append(ctx.tNode(`${id}.takeaway`));
+  box.append(title, body);
+  return box;
 }
 
 // Did the learner move the page themselves while sections were mounting?
