@@ -8,7 +8,7 @@ import { waitLesson } from './lesson-helpers.mjs';
 import { newPage, url, toLatinDigits } from './helpers.mjs';
 import { launchPhone, overflowPx, PHONE_WIDTHS } from './mobile-helpers.mjs';
 
-const T = { timeout: 90000 };
+const T = { timeout: 180000 };
 
 for (const width of PHONE_WIDTHS) {
   for (const lang of ['fa', 'ar']) {
@@ -19,11 +19,13 @@ for (const width of PHONE_WIDTHS) {
         await page.goto(url(`/${lang}/index.html`), { waitUntil: 'load' });
         await waitLesson(page, 60000);   // a phone-sized first load on a busy 2-core machine
         await page.evaluate(() => document.fonts.ready);
+        // Section 4's charts sit in folds whose work starts when they are opened: open them all.
+        await page.evaluate(() => { for (const d of document.querySelectorAll('details')) d.open = true; });
         // the charts draw when their data arrives: wait until each has points
         await page.waitForFunction(() => {
           const charts = [...document.querySelectorAll('figure.chart')];
           return charts.length >= 4 && charts.every((f) => Number(f.dataset.points) > 0);
-        }, null, { timeout: 30000 });
+        }, null, { timeout: 60000 });
         const report = await page.evaluate(() => [...document.querySelectorAll('figure.chart')].map((fig) => {
           const svg = fig.querySelector('svg.chart-svg');
           const box = svg.getBoundingClientRect();
