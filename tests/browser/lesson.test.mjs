@@ -299,6 +299,38 @@ describe('lesson experiments (fa)', () => {
     await page.close();
   });
 
+  // s6.eq.p promises rows counted from 1 («row i shares its weight among i keys, 1/i each»):
+  // the live list under it must number its rows the same way
+  test('s6: the equal-scores rows are numbered from 1, row i has i keys', T, async () => {
+    const page = await openLesson(b, 'fa', '#s6');
+    const cb = byTestId(page, 's6-causal');
+    if (!(await cb.isChecked())) await cb.check();
+    const items = byTestId(page, 's6-equal-rows').locator('li');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="s6-equal-rows"] li').length >= 2);
+    const texts = (await items.allTextContents()).map((t) => toLatin(t));
+    texts.forEach((t, i) => {
+      const nums = t.match(/\d+/g).map(Number);
+      assert.deepEqual(nums.slice(0, 2), [i + 1, i + 1], `row ${i + 1}: «${t}»`);
+    });
+    assertNoIssues(page);
+    await page.close();
+  });
+
+  // the tile walk-through counts tiles and keys from 1, like the prose and practice.try.e5
+  test('s8: the first tile step reads tile 1, keys 1 to the block size', T, async () => {
+    const page = await openLesson(b, 'fa', '?s8.block=3&s8.keys=8#s8');
+    const step = byTestId(page, 's8-step');
+    await step.waitFor();
+    await byTestId(page, 's8-next').click();
+    await page.waitForFunction((el) => el.dataset.step === '1', await step.elementHandle());
+    const first = toLatin(await byTestId(page, 's8-explain').locator('p').first().textContent());
+    assert.deepEqual(first.match(/\d+/g).slice(0, 3).map(Number), [1, 1, 3], first);
+    const labels = toLatin((await byTestId(page, 's8-scores').locator('.k').allTextContents()).join(' '));
+    assert.equal(labels, '1 2 3 4 5 6 7 8');
+    assertNoIssues(page);
+    await page.close();
+  });
+
   test('s8: the chunked step-through ends equal to the materialized result', T, async () => {
     const page = await openLesson(b, 'fa', '#s8');
     const step = byTestId(page, 's8-step');

@@ -90,7 +90,8 @@ for (const lang of ['fa', 'ar']) {
     await page.waitForFunction((n) => document.querySelector('[data-testid="s8-step"]')?.dataset.steps === String(n), ref.steps + 2);
     assert.ok(page.url().includes('s8.causal=1') && page.url().includes('s8.row=5'), page.url());
     // another row, typed
-    await type(page, 's8-row', lang === 'fa' ? '۲' : '٢');
+    // the field counts rows from 1, like the prose: «۳» is the engine's row 2
+    await type(page, 's8-row', lang === 'fa' ? '۳' : '٣');
     const ref2 = await engineCase(page, { keys: 10, block: 3, row: 2 });
     await page.waitForFunction((n) => document.querySelector('[data-testid="s8-step"]')?.dataset.steps === String(n), ref2.steps + 2);
     assert.equal(await byTestId(page, 's8-scores').locator('li.masked').count(), 7);

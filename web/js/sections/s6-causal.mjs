@@ -126,7 +126,8 @@ export async function mount(root, ctx) {
         const li = h('li');
         li.dataset.w = String(at(eq.weights, i, 0));
         li.append(ctx.tNode(causal ? 's6.eq.rowOn' : 's6.eq.rowOff', {
-          i: fmt(i), k: fmt(k), w: w4(at(eq.weights, i, 0)), expect: w4(1 / k),
+          i: fmt(i + 1), k: fmt(k),   // prose counts rows from 1 (s6.eq.p)
+          w: w4(at(eq.weights, i, 0)), expect: w4(1 / k),
         }));
         eqRows.append(li);
       }

@@ -113,8 +113,9 @@ export async function mount(root, ctx) {
     onChange: (v) => { st.seed = v; st.step = 0; save(); load(); } });
   const traceCausalCtl = checkbox(ctx, { label: 's8.ctl.causal', checked: st.causal, testid: 's8-causal',
     onChange: (on) => { st.causal = on; st.step = 0; save(); load(); } });
-  const rowCtl = intField(ctx, { label: 's8.ctl.row', value: st.row, min: 0, max: 15, errKey: 's8.err.row', testid: 's8-row',
-    onChange: (v) => { st.row = v; st.step = 0; save(); load(); } });
+  // the learner counts rows from 1 (s2's rule for prose); st.row and the URL keep the engine's 0-based index
+  const rowCtl = intField(ctx, { label: 's8.ctl.row', value: st.row + 1, min: 1, max: 16, errKey: 's8.err.row', testid: 's8-row',
+    onChange: (v) => { st.row = v - 1; st.step = 0; save(); load(); } });
   const setup = h('p');
   const strip = h('ol', { class: 'score-strip', dir: 'ltr', testid: 's8-scores' });
   root.append(h('div', { class: 'experiment-panel' }, controlRow(keysCtl, blockCtl, seedCtl), controlRow(traceCausalCtl, rowCtl), status), setup, strip);
@@ -171,11 +172,11 @@ export async function mount(root, ctx) {
     // labelled by the paragraph above it: a <caption> would wrap to the width of a small grid
     const table = h('table', { class: 'tile-grid', dir: 'ltr', testid: 's8-tiles', 'aria-labelledby': tileCap.id },
       h('thead', {}, h('tr', {}, h('td', { class: 'corner' }),
-        ...Array.from({ length: T }, (_, ki) => h('th', { scope: 'col' }, fmt(ki))))));
+        ...Array.from({ length: T }, (_, ki) => h('th', { scope: 'col' }, fmt(ki + 1))))));
     const tbody = h('tbody');
     kinds.forEach((row, qi) => {
       const tr = h('tr', { class: qi === st.qt ? 'is-current' : null },
-        h('th', { scope: 'row' }, fmt(qi)));
+        h('th', { scope: 'row' }, fmt(qi + 1)));
       row.forEach((kind, ki) => tr.append(h('td', { class: `kind-${kind}`, dataset: { q: qi, k: ki, kind } },
         h('span', { class: 'visually-hidden' }, ctx.t(`s8.tiles.word.${kind}`)))));
       tbody.append(tr);
@@ -187,15 +188,16 @@ export async function mount(root, ctx) {
     // the current query tile in words
     const [q0, q1] = span(st.qt);
     const ids = (kind) => kinds[st.qt].map((k, i) => (k === kind ? i : -1)).filter((i) => i >= 0);
-    const list = (a) => (a.length ? (a.length === 1 ? fmt(a[0]) : ctx.t('s8.range', { from: fmt(a[0]), to: fmt(a[a.length - 1]) })) : ctx.t('s8.tiles.none'));
-    setT(ctx, qtLabel, 's8.tiles.qtOf', { k: fmt(st.qt), first: fmt(0), last: fmt(T - 1) });
+    // tiles, keys and rows are shown counted from 1, as everywhere in the prose
+    const list = (a) => (a.length ? (a.length === 1 ? fmt(a[0] + 1) : ctx.t('s8.range', { from: fmt(a[0] + 1), to: fmt(a[a.length - 1] + 1) })) : ctx.t('s8.tiles.none'));
+    setT(ctx, qtLabel, 's8.tiles.qtOf', { k: fmt(st.qt + 1), first: fmt(1), last: fmt(T) });
     qtLabel.dataset.qt = String(st.qt);
     qtLabel.dataset.qts = String(T);
     for (const [bt, off] of [[qtPrev, st.qt === 0], [qtNext, st.qt === T - 1]]) {
       if (off) bt.setAttribute('aria-disabled', 'true'); else bt.removeAttribute('aria-disabled');
     }
     qtExplain.textContent = '';
-    qtExplain.append(h('p', {}, ctx.tNode('s8.tiles.qtRows', { t: fmt(st.qt), r0: fmt(q0), r1: fmt(q1 - 1) })));
+    qtExplain.append(h('p', {}, ctx.tNode('s8.tiles.qtRows', { t: fmt(st.qt + 1), r0: fmt(q0 + 1), r1: fmt(q1) })));
     const ul = h('ul', { class: 'calc-list' });
     for (const kind of ['full', 'partial', 'skip']) {
       ul.append(h('li', { dataset: { kind, tiles: ids(kind).join(',') } }, ctx.tNode(`s8.tiles.li.${kind}`, { list: list(ids(kind)), count: fmt(ids(kind).length) })));
@@ -215,7 +217,7 @@ export async function mount(root, ctx) {
     try {
       // one query row per key (row 0 is the same draw as a single query), so that any
       // row i can be traced, and with the causal mask row i sees keys 0…i
-      if (st.row > st.keys - 1) { st.row = st.keys - 1; rowCtl.value = st.row; save(); }
+      if (st.row > st.keys - 1) { st.row = st.keys - 1; rowCtl.value = st.row + 1; save(); }
       const row = st.row, causal = st.causal;
       const q = await engine.randomNormal({ seed: st.seed, rows: st.keys, cols: D });
       const k = await engine.randomNormal({ seed: st.seed + 1, rows: st.keys, cols: D });
@@ -244,7 +246,7 @@ export async function mount(root, ctx) {
     const s = st.step;
     const cur = s >= 1 && s <= T ? trace.steps[s - 1] : null;
     setT(ctx, setup, 's8.setup', { d: fmt(D), keys: fmt(data.keys), seed: fmt(data.seed, { useGrouping: false }), block: fmt(data.block) });
-    setup.append(' ', ctx.tNode(data.causal ? 's8.setupCausal' : 's8.setupRow', { row: fmt(data.row), first: fmt(0) }));
+    setup.append(' ', ctx.tNode(data.causal ? 's8.setupCausal' : 's8.setupRow', { row: fmt(data.row + 1), first: fmt(1) }));
 
     // score strip: tiles, processed keys, the current tile and its max
     strip.textContent = '';
@@ -259,8 +261,8 @@ export async function mount(root, ctx) {
         li.classList.add('in-tile');
         if (!masked && scores[j] === cur.tileMax) li.classList.add('tile-max');
       }
-      li.setAttribute('aria-label', ctx.t('s8.scoreLabel', { j: fmt(j) }) + ': ' + f3(scores[j]) + (masked ? ` (${ctx.t('s8.maskedWord')})` : ''));
-      li.append(h('span', { class: 'k' }, fmt(j)), h('span', { class: 'v' }, ltrNumber(f3(scores[j]))));
+      li.setAttribute('aria-label', ctx.t('s8.scoreLabel', { j: fmt(j + 1) }) + ': ' + f3(scores[j]) + (masked ? ` (${ctx.t('s8.maskedWord')})` : ''));
+      li.append(h('span', { class: 'k' }, fmt(j + 1)), h('span', { class: 'v' }, ltrNumber(f3(scores[j]))));
       strip.append(li);
     }
 
@@ -275,17 +277,18 @@ export async function mount(root, ctx) {
     // explanation of the current step
     explain.textContent = '';
     const tilesAll = Math.ceil(data.keys / data.block);
-    const span = (a, b) => (a === b ? fmt(a) : ctx.t('s8.range', { from: fmt(a), to: fmt(b) }));
+    // 0-based engine indices in, 1-based numbers out
+    const span = (a, b) => (a === b ? fmt(a + 1) : ctx.t('s8.range', { from: fmt(a + 1), to: fmt(b + 1) }));
     if (s === 0) {
       explain.append(h('p', {}, ctx.tNode('s8.step.start')));
       if (data.causal && tilesAll > T) {
-        explain.append(h('p', {}, ctx.tNode('s8.step.causalSkip', { row: fmt(data.row), tiles: span(T, tilesAll - 1), count: fmt(tilesAll - T) })));
+        explain.append(h('p', {}, ctx.tNode('s8.step.causalSkip', { row: fmt(data.row + 1), tiles: span(T, tilesAll - 1), count: fmt(tilesAll - T) })));
       }
     } else if (cur) {
       const contrib = cur.lNew - cur.lOld * cur.rescale;
-      explain.append(h('p', {}, ctx.tNode('s8.step.tile', { tile: fmt(cur.tile), from: fmt(cur.keyBegin), to: fmt(cur.keyEnd - 1), tmax: f3(cur.tileMax) })));
+      explain.append(h('p', {}, ctx.tNode('s8.step.tile', { tile: fmt(cur.tile + 1), from: fmt(cur.keyBegin + 1), to: fmt(cur.keyEnd), tmax: f3(cur.tileMax) })));
       if (data.causal && cur.keyEnd - 1 > data.row) {
-        explain.append(h('p', {}, ctx.tNode('s8.step.diag', { row: fmt(data.row), keys: span(data.row + 1, cur.keyEnd - 1), count: fmt(cur.keyEnd - 1 - data.row) })));
+        explain.append(h('p', {}, ctx.tNode('s8.step.diag', { row: fmt(data.row + 1), keys: span(data.row + 1, cur.keyEnd - 1), count: fmt(cur.keyEnd - 1 - data.row) })));
       }
       if (cur.tile === 0 || cur.mOld === -Infinity || cur.mOld == null) explain.append(h('p', {}, ctx.tNode('s8.step.firstTile', { mNew: f3(cur.mNew), rescale: f3(cur.rescale) })));
       else if (cur.mNew > cur.mOld) explain.append(h('p', {}, ctx.tNode('s8.step.raised', { mOld: f3(cur.mOld), mNew: f3(cur.mNew), rescale: f3(cur.rescale) })));
@@ -302,8 +305,8 @@ export async function mount(root, ctx) {
       for (let i = 0; i < upto; i++) {
         const p = trace.steps[i];
         rows.push([
-          fmt(p.tile),
-          ctx.t('s8.range', { from: fmt(p.keyBegin), to: fmt(p.keyEnd - 1) }),
+          fmt(p.tile + 1),
+          ctx.t('s8.range', { from: fmt(p.keyBegin + 1), to: fmt(p.keyEnd) }),
           f3(p.tileMax),
           ctx.t('s8.arrow', { a: p.mOld === -Infinity || p.mOld == null ? '\u2066−∞\u2069' : f3(p.mOld), b: f3(p.mNew) }),
           f3(p.rescale),
@@ -516,7 +519,7 @@ export async function mount(root, ctx) {
         sec: sec1(r.ms), w: fmt(r.workers), gflops: fmt(gflops, { maximumFractionDigits: 1 }),
       });
       setState(chunkStatus, 'done');
-      const rows = r.checks.map((c) => fmt(c.row));
+      const rows = r.checks.map((c) => fmt(c.row + 1));   // engine rows are 0-based; prose counts from 1
       resultBox.append(
         h('p', {}, ctx.tNode('s8.big.check', {
           r1: rows[0], r2: rows[1] ?? rows[0], r3: rows[2] ?? rows[0], diff: fmt(maxDiff, { maximumSignificantDigits: 2 }),
