@@ -94,6 +94,9 @@ export function checkMarkup(lang, dict) {
     if (dollars % 2) errors.push(`${lang} "${key}": unbalanced $`);
     if (stars % 2) errors.push(`${lang} "${key}": unbalanced **`);
     if (typeof value !== 'string') errors.push(`${lang} "${key}": value is not a string`);
+    // Section titles are also printed as plain text (the static contents list, the lesson map,
+    // the sticky bar), where $…$ would show as raw TeX: say it in words there.
+    if (/^[a-z0-9]+\.title$/.test(key) && /\$/.test(noCode)) errors.push(`${lang} "${key}": a section title holds $…$ math, which plain-text copies of it show raw`);
   }
   return errors;
 }

@@ -52,6 +52,11 @@ test('markup: unbalanced backtick, $ or ** is reported', () => {
   assert.deepEqual(checkMarkup('fa', { a: '**یک** `x` و $y$ و \\$' }), []);
 });
 
+test('markup: a section title with $…$ math is reported (plain-text copies would show raw TeX)', () => {
+  assert.equal(checkMarkup('fa', { 's4.title': 'چرا بر $\\sqrt{d_k}$ تقسیم می‌کنیم؟' }).length, 1);
+  assert.deepEqual(checkMarkup('fa', { 's4.title': 'چرا بر جذر پهنا تقسیم می‌کنیم؟', 's4.lead': 'بر $\\sqrt{d_k}$' }), []);
+});
+
 test('pages: inline script, style attribute, <style> and on* handlers fail; module src passes', () => {
   const ok = '<html><head><script type="module" src="../js/pages/lesson.mjs"></script></head><body><p>x</p></body></html>';
   assert.deepEqual(checkPageHtml(ok), []);
