@@ -78,10 +78,15 @@ for (const width of PHONE_WIDTHS) {
           const page = await open(b, file, lang);
           // open every <details> so the tables in them are laid out, as a learner would
           await page.evaluate(() => document.querySelectorAll('details').forEach((d) => { d.open = true; }));
+          // section 4's replication tables are built only once their fold opens: wait for them
+          if (file === 'index.html') {
+            await page.waitForFunction(() => ['s4-table-a', 's4-table-b']
+              .every((id) => document.querySelector(`[data-testid="${id}"]`)), null, { timeout: 60000 });
+          }
           // lesson.mjs re-checks the scrollers after DOM changes: give it the chance (the
           // assertion below reports what is still wrong either way)
           await page.waitForFunction(() => [...document.querySelectorAll('.table-scroll, pre.code')]
-            .every((el) => !el.clientWidth || el.scrollWidth <= el.clientWidth + 1 || el.tabIndex >= 0), null, { timeout: 10000 }).catch(() => {});
+            .every((el) => !el.clientWidth || el.scrollWidth <= el.clientWidth + 1 || el.tabIndex >= 0), null, { timeout: 45000 }).catch(() => {});
           const n = await page.evaluate(() => [...document.querySelectorAll('.table-scroll, pre.code')]
             .filter((el) => el.clientWidth && el.scrollWidth > el.clientWidth + 1).length);
           if (file === 'index.html') assert.ok(n > 0, 'the lesson has wide scrollers at this width (the check is not empty)');

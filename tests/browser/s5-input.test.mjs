@@ -7,7 +7,7 @@ import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { launch, newPage, url, byTestId, LANGS, REPO, normaliseText } from './helpers.mjs';
+import { launch, newPage, url, byTestId, LANGS, REPO, normaliseText, toLatinDigits } from './helpers.mjs';
 import { waitLesson } from './lesson-helpers.mjs';
 
 const T = { timeout: 300000 };   // shared, loaded machine: generous, no timed assertion
@@ -63,7 +63,7 @@ for (const lang of LANGS) {
 
       // the rule is written next to the field, with its example
       const hint = normaliseText(await byTestId(page, 's5-row-hint').textContent());
-      assert.ok(hint.includes('1,5'), `the hint states the comma rule (got "${hint}")`);
+      assert.ok(toLatinDigits(hint).includes('1,5'), `the hint states the comma rule (got "${hint}")`);
       const described = await byTestId(page, 's5-row').getAttribute('aria-describedby');
       assert.match(described, /s5-row-hint/);
       await page.close();

@@ -195,7 +195,7 @@ async function main() {
   // sections re-render tables after interactions: check again when the DOM settles
   let mutTimer = null;
   new MutationObserver(() => { clearTimeout(mutTimer); mutTimer = setTimeout(makeScrollersReachable, 300); })
-    .observe(document.querySelector('main') || document.body, { childList: true, subtree: true });
+    .observe(document.querySelector('main') || document.body, { childList: true, subtree: true, characterData: true });
 }
 
 main();
