@@ -6,14 +6,14 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { waitLesson } from './lesson-helpers.mjs';
 import { newPage, url, toLatinDigits } from './helpers.mjs';
-import { launchPhone, overflowPx, PHONE_WIDTHS } from './mobile-helpers.mjs';
+import { launchPhone, overflowPx, PHONE_WIDTHS } from './phone.mjs';
 
 const T = { timeout: 180000 };
 
 for (const width of PHONE_WIDTHS) {
   for (const lang of ['fa', 'ar']) {
     test(`${lang} ${width} px phone: every chart label is whole; the page fits the device`, T, async () => {
-      const b = await launchPhone(width);
+      const b = await launchPhone({ width });
       try {
         const page = await newPage(b);
         await page.goto(url(`/${lang}/index.html`), { waitUntil: 'load' });

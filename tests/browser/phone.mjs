@@ -44,3 +44,8 @@ export async function pageOverflow(page, width) {
   const sw = await page.evaluate(() => document.documentElement.scrollWidth);
   return sw - width;
 }
+
+/** document.documentElement.scrollWidth minus the device width (0 when nothing sticks out). */
+export function overflowPx(page, width) {
+  return page.evaluate((w) => document.documentElement.scrollWidth - w, width);
+}

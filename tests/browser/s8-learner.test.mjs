@@ -21,7 +21,7 @@ async function openLesson(b, lang, query = '') {
   await waitLesson(page, 60000);
   return page;
 }
-import { launchPhone, overflowPx } from './mobile-helpers.mjs';
+import { launchPhone, overflowPx } from './phone.mjs';
 
 const T = { timeout: 120000 };
 let b;
@@ -206,7 +206,7 @@ for (const lang of ['fa', 'ar']) {
 }
 
 test('fa and ar on a 360 px phone: the largest tile grid scrolls inside its box, the page does not', T, async () => {
-  const phone = await launchPhone(360);
+  const phone = await launchPhone({ width: 360 });
   try {
     for (const lang of ['fa', 'ar']) {
       const page = await newPage(phone);
