@@ -1,10 +1,11 @@
-// A localStorage stand-in for the store's property tests. quota: max total
-// characters (keys + values); failAfter: setItem calls that succeed before every
-// later one throws a QuotaExceededError.
+// A localStorage stand-in for the store's tests. quota: max total characters
+// (keys + values); failAfter: setItem calls that succeed before every later one
+// throws a QuotaExceededError; throwOnGet: getItem throws as a blocked storage does.
 export class FakeStorage {
-  constructor({ quota = Infinity, failAfter = Infinity } = {}) {
+  constructor({ quota = Infinity, throwOnGet = false, failAfter = Infinity } = {}) {
     this.map = new Map();
     this.quota = quota;
+    this.throwOnGet = throwOnGet;
     this.failAfter = failAfter;
     this.sets = 0;
   }
@@ -14,6 +15,7 @@ export class FakeStorage {
     return n;
   }
   getItem(k) {
+    if (this.throwOnGet) throw Object.assign(new Error('denied'), { name: 'SecurityError' });
     return this.map.has(k) ? this.map.get(k) : null;
   }
   setItem(k, v) {

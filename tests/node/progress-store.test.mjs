@@ -8,36 +8,7 @@ import {
 import { emptyData, validateData, SCHEMA_VERSION } from '../../web/js/store/schema.mjs';
 import { createSettings } from '../../web/js/settings.mjs';
 import { recordExercise, recordQuiz, recordGuess, noticeKey } from '../../web/js/store/records.mjs';
-
-// A localStorage stand-in. quota: max total characters (keys + values);
-// failAfter: number of setItem calls that succeed before every later one throws.
-class FakeStorage {
-  constructor({ quota = Infinity, throwOnGet = false, failAfter = Infinity } = {}) {
-    this.map = new Map();
-    this.quota = quota;
-    this.throwOnGet = throwOnGet;
-    this.failAfter = failAfter;
-    this.sets = 0;
-  }
-  get size() {
-    let n = 0;
-    for (const [k, v] of this.map) n += k.length + v.length;
-    return n;
-  }
-  getItem(k) {
-    if (this.throwOnGet) throw Object.assign(new Error('denied'), { name: 'SecurityError' });
-    return this.map.has(k) ? this.map.get(k) : null;
-  }
-  setItem(k, v) {
-    if (++this.sets > this.failAfter || this.size - (this.map.get(k)?.length ?? 0) + v.length + k.length > this.quota) {
-      throw Object.assign(new Error('quota'), { name: 'QuotaExceededError', code: 22 });
-    }
-    this.map.set(k, String(v));
-  }
-  removeItem(k) {
-    this.map.delete(k);
-  }
-}
+import { FakeStorage } from './fake-storage.mjs';
 
 const NOW = new Date('2025-03-01T10:00:00.000Z');
 const CARD = {
