@@ -6,7 +6,7 @@
 //   worker → page, once at start:  {ready: true, info} | {ready: false, error}
 //   page → worker:                 {id, method, args: [...]}   (args reach the handler as they were sent)
 //   worker → page, any number:     {id, progress}              (a handler's progress(p); counts as word)
-//   worker → page, last:           {id, result} | {id, error: {message, code, name}}
+//   worker → page, last:           {id, result} | {id, error: {message, code}}
 // An error keeps its `code` ('ShapeMismatch', 'TooLarge', … from engine.mjs); a WebAssembly trap or
 // an Emscripten abort inside a call becomes 'EngineCrashed' (the engine's memory can no longer be
 // trusted). Page-side codes: 'EngineLoad' (the worker did not start), 'EngineCrashed' (see below),
@@ -38,12 +38,8 @@ export function codedError(code, message) {
 /** The error a cancelled request or pool call rejects with. */
 export const cancelledError = () => codedError('Cancelled', 'cancelled');
 
-// A reply's {message, code, name} (or anything thrown while posting) as an Error.
-function replyError(e, code) {
-  const err = codedError(code || (e && e.code) || 'Unknown', e && e.message ? e.message : String(e));
-  if (e && e.name) err.engineName = e.name;
-  return err;
-}
+// A reply's {message, code} (or anything thrown while posting) as an Error.
+const replyError = (e, code) => codedError(code || (e && e.code) || 'Unknown', e && e.message ? e.message : String(e));
 
 // ------------------------------------------------------------------ page side
 export function connectWorker({ workerUrl, stallMs = STALL_MS } = {}) {
@@ -190,7 +186,6 @@ function serializeError(e) {
   return {
     message: (e && e.message) ? String(e.message) : String(e),
     code: trap ? 'EngineCrashed' : (e && e.code) ? String(e.code) : 'Unknown',
-    name: (e && e.name) ? String(e.name) : 'Error',
   };
 }
 
@@ -235,7 +230,7 @@ export function serveWorker(scope, load) {
 
   scope.onmessage = (ev) => {
     const msg = ev.data || {};
-    loaded.then((api) => answer(api, msg),
-      () => scope.postMessage({ id: msg.id, error: { message: 'engine not loaded', code: 'EngineLoad', name: 'Error' } }));
+    loaded.then((api) => answer(api || {}, msg),
+      () => scope.postMessage({ id: msg.id, error: { message: 'engine not loaded', code: 'EngineLoad' } }));
   };
 }
