@@ -150,6 +150,26 @@ test('engine errors keep their code: ShapeMismatch, NonFinite, TooLarge (refused
   });
 });
 
+// Options reach every worker's engine whole, and engine.mjs is the one place that
+// checks them: an option it does not know is refused through the pool as it is in
+// one engine call (a pool that forwarded options by name dropped it silently).
+test('an option the engine does not know is refused through the pool, as by one engine call', T, async () => {
+  const r = await page.evaluate(async () => {
+    const { createEnginePool, engine, pools } = window.__t;
+    const pool = pools[2] || (pools[2] = createEnginePool({ size: 2 }));
+    const q = engine.randomNormal({ seed: 1, rows: 64, cols: 8 });
+    const said = (f) => { try { f(); return 'resolved'; } catch (e) { return `${e.code}: ${e.message}`; } };
+    const code = (p) => p.then(() => 'resolved', (e) => `${e.code}: ${e.message}`);
+    return {
+      one: said(() => engine.attention({ q, k: q, v: q, madeUpOption: 2 })),
+      pool: await code(pool.attention({ q, k: q, v: q, variant: 'chunked', madeUpOption: 2 }, { taskRows: 16 })),
+      seeded: await code(pool.attentionSeeded({ n: 64, d: 8, madeUpOption: 2 }, { taskRows: 16 })),
+    };
+  });
+  // (the workers' engines list the options of a call on stored keys and values: q but not k, v)
+  for (const said of [r.one, r.pool, r.seeded]) assert.match(said, /^BadArgument: attention: unknown option 'madeUpOption'; expected q, /);
+});
+
 test('attentionSeeded: inputs drawn in the workers; checksum and checked rows agree with one engine call', T, async () => {
   const r = await page.evaluate(async () => {
     const { createEnginePool, engine, pools } = window.__t;

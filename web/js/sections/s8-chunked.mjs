@@ -47,8 +47,7 @@
 //   s8-checks (the check paragraphs), s8-big-table (one row per finished run; data-n, data-refused,
 //     data-ms, data-gflops, data-scratch on each <tr>).
 
-import { createEnginePool } from '../engine-pool.mjs';
-import { checkRowsFor, estimateRemainingMs } from '../row-tasks.mjs';
+import { createEnginePool, checkRowsFor, estimateRemainingMs } from '../engine-pool.mjs';
 import { select, checkbox, intField, controlRow } from '../widgets/controls.mjs';
 import { simpleTable } from '../widgets/table.mjs';
 import { fold } from '../widgets/fold.mjs';
