@@ -2,7 +2,7 @@
 //
 // Usage:
 //   import { loadText, t, tNode, fmt } from './i18n.mjs';
-//   await loadText('fa', { latinDigits: false });       // fetches ../text/fa.json, preloads KaTeX
+//   await loadText(lang, { latinDigits: false });       // fetches ../text/<lang>.json, preloads KaTeX
 //   h2.append(tNode('s2.title'));                        // DocumentFragment (bdi, KaTeX, strong)
 //   p.append(tNode('s2.satRow', { score: 2.1213, pct: fmt(0.51, { style: 'percent' }) }));
 //   button.setAttribute('aria-label', t('site.exportPng'));   // plain string
@@ -26,9 +26,10 @@
 // watchDigits(root) keeps converting what is added later (content built from old strings).
 
 import { formatNumber, ltrNumber, latinizeText, localizeDigits } from './numerals.mjs';
+import { defaultLanguage } from './languages.mjs';
 
 let dict = {};
-let currentLang = 'fa';
+let currentLang = defaultLanguage();
 let latin = false;
 let katex = null;
 const warned = new Set();

@@ -24,6 +24,7 @@ import { gradeQuestion } from '../grading.mjs';
 import { createRng, freshSeed } from '../random.mjs';
 import { MAX_QUIZ_HISTORY } from '../../store/schema.mjs';
 import { h } from '../../dom.mjs';
+import { numberLocale } from '../../languages.mjs';
 import { tx, p, liveRegion, say, choiceGroup, answerField, showGrade, button, num, lessonLink } from './ui.mjs';
 import { solutionList, promptNode, toleranceNode, hintControl } from './try-yourself.mjs';
 
@@ -49,7 +50,7 @@ export async function mount(root, ctx) {
     }
     const best = list.reduce((b, r) => (r.score / r.total > b.score / b.total ? r : b), list[0]);
     historyBox.append(h('p', { testid: 'quiz-best' }, tx(ctx, 'quiz.ui.best', { score: best.score, total: best.total })));
-    const dtf = new Intl.DateTimeFormat(ctx.latinDigits ? `${ctx.lang}-u-nu-latn` : (ctx.lang === 'ar' ? 'ar-u-nu-arab' : 'fa'),
+    const dtf = new Intl.DateTimeFormat(numberLocale(ctx.lang, ctx.latinDigits),
       { dateStyle: 'medium', timeStyle: 'short' });
     const ol = h('ol', { class: 'quiz-history', testid: 'quiz-history' });
     for (const r of list) ol.append(h('li', {}, tx(ctx, 'quiz.ui.historyRow', { date: dtf.format(new Date(r.at)), score: r.score, total: r.total })));
