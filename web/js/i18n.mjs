@@ -65,6 +65,8 @@ export function getLatinDigits() { return latin; }
 /** Switch the digits of everything rendered from now on (see applyDigits for what is shown). */
 export function setLatinDigits(on) { latin = !!on; }
 export function has(id) { return Object.prototype.hasOwnProperty.call(dict, id); }
+/** Every key of the loaded text, in file order (practice/items.mjs finds the items in it). */
+export function textKeys() { return Object.keys(dict); }
 
 /** Format a number in the page language (and the Latin-digits setting). */
 export function fmt(x, opts = {}) {
