@@ -9,7 +9,7 @@
 //   {n, d, causal, workers, ms, gflops, scratchBytesPerWorker, refusedMessage,
 //    materialized: {state, needBytes, budgetBytes}, checksum, maxAbsDiffVsReference,
 //    peakHeap: {wasmBytesPerWorker, mainJsHeapBytes}, hardwareConcurrency, wallMs, site}
-// Options: --n N (default 131072), --lang fa|ar (default fa), --no-causal, --json FILE,
+// Options: --n N (default 131072), --lang <a code of web/js/languages.mjs> (default: the first), --no-causal, --json FILE,
 //   --timeout-min M (default 20), --keep-open (debug: do not close the browser on failure).
 // Exit code 0 when the run finished, 1 otherwise.
 import { spawn } from 'node:child_process';
@@ -18,6 +18,8 @@ import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { defaultLanguage, languageCodes } from '../web/js/languages.mjs';
+import { localizeDigits } from '../web/js/numerals.mjs';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SITE = path.resolve(process.env.SITE_DIR || path.join(REPO, 'build', 'site'));
@@ -25,7 +27,7 @@ const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable
   '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 function parseArgs(argv) {
-  const o = { n: 131072, lang: 'fa', causal: true, json: null, timeoutMin: 20 };
+  const o = { n: 131072, lang: defaultLanguage(), causal: true, json: null, timeoutMin: 20 };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--n') o.n = Number(argv[++i]);
@@ -33,7 +35,7 @@ function parseArgs(argv) {
     else if (a === '--no-causal') o.causal = false;
     else if (a === '--json') o.json = argv[++i];
     else if (a === '--timeout-min') o.timeoutMin = Number(argv[++i]);
-    else if (a === '--help' || a === '-h') { console.log('usage: node build-scripts/long-context.mjs [--n 131072] [--lang fa|ar] [--no-causal] [--json FILE] [--timeout-min 20]'); process.exit(0); }
+    else if (a === '--help' || a === '-h') { console.log(`usage: node build-scripts/long-context.mjs [--n 131072] [--lang ${languageCodes().join('|')}] [--no-causal] [--json FILE] [--timeout-min 20]`); process.exit(0); }
     else throw new Error(`unknown argument ${a}`);
   }
   return o;
@@ -151,8 +153,7 @@ async function main() {
       // the page's own message must give the n×n matrix's size: 64 GiB at 131,072
       const gib = await page.evaluate((need) => need / 2 ** 30, Number(mat.need));
       result.refusedNeedGiB = gib;
-      const digits = opt.lang === 'fa' ? '۰۱۲۳۴۵۶۷۸۹' : '٠١٢٣٤٥٦٧٨٩';
-      const local = String(gib).replace(/\d/g, (c) => digits[Number(c)]);
+      const local = localizeDigits(String(gib), { lang: opt.lang });
       result.refusedMessageShowsNeed = mat.text.includes(local) || mat.text.includes(String(gib));
       if (!result.refusedMessageShowsNeed) throw new Error(`the refusal message does not show ${gib} GiB: ${mat.text}`);
     }

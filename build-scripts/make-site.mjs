@@ -13,7 +13,7 @@
 //   web/sw.js               → sw.js (the service worker, written last by sw-manifest.mjs: its
 //                             MANIFEST lists every other file of the site, its VERSION hashes
 //                             all of them; see web/README.md, "Offline")
-// Template placeholders: {{head}} (web/pages/_head.html) {{lang}} {{dir}} {{title}} {{font}} {{otherLang}} {{otherLangName}} {{csp}}
+// Template placeholders: {{head}} (web/pages/_head.html) {{lang}} {{dir}} {{title}} {{font}} {{titles}} {{csp}}
 // {{t:key}} (a prose key as element content, `code` as <bdi dir="ltr">),
 // {{a:key}} (a prose key as plain escaped text, for attributes); {{t.ar:key}} / {{a.fa:key}}
 // take the key from that language's text instead of the page's (the bilingual chooser).
@@ -21,12 +21,19 @@
 // Exits 1 with a list of problems when a text or page check fails
 // (build-scripts/text-checks.mjs); the site is still written so it can be inspected.
 //
-// usage: node build-scripts/make-site.mjs [--out DIR] [--check-only]
+// Repeated blocks: {{#languages}}…{{/languages}} and {{#otherLanguages}}…{{/otherLanguages}}
+// (every edition of web/js/languages.mjs, or every edition but the page's) hold {{l.code}},
+// {{l.dir}}, {{l.autonym}}, {{l.font}} and {{t.@:key}} / {{a.@:key}} (that edition's text).
+//
+// usage: node build-scripts/make-site.mjs [--out DIR] [--check-only] [--text-dir DIR]
+//        [--extra-languages FILE.mjs]   (test-only editions; see tests/browser/third-language.test.mjs)
 
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { LANGS, TERMS_FILE, checkTexts, checkTerms, checkPageHtml, loadTextDir } from './text-checks.mjs';
+import { pathToFileURL } from 'node:url';
+import { TERMS_FILE, checkTexts, checkTerms, checkPageHtml, loadTextDir } from './text-checks.mjs';
+import { LANGUAGES, language, languageCodes, otherLanguages } from '../web/js/languages.mjs';
 import { writeServiceWorker, SW_SOURCE } from './sw-manifest.mjs';
 import { CSP } from './site-policy.mjs';
 
@@ -37,11 +44,16 @@ const args = process.argv.slice(2);
 const outArg = args.indexOf('--out');
 const OUT = outArg >= 0 ? path.resolve(args[outArg + 1]) : path.join(ROOT, 'build', 'site');
 const CHECK_ONLY = args.includes('--check-only');
+const argValue = (name) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : null; };
+const TEXT_DIR = argValue('--text-dir') ? path.resolve(argValue('--text-dir')) : path.join(WEB, 'text');
+// Test-only editions (tests/browser/third-language.test.mjs): a module exporting LANGUAGES
+// entries, added to the registry for this build and appended to the copied languages.mjs.
+const EXTRA_LANGUAGES = argValue('--extra-languages')
+  ? (await import(pathToFileURL(path.resolve(argValue('--extra-languages'))).href)).LANGUAGES : [];
+LANGUAGES.push(...EXTRA_LANGUAGES);
+const LANGS = languageCodes();
 const ENGINE_DIST = path.join(ROOT, 'build', 'engine-dist');
 
-const FONT = { fa: 'vazirmatn', ar: 'noto-naskh-arabic' };
-// Each edition's name in its own language (the switch carries lang="…").
-const AUTONYM = { fa: 'فارسی', ar: 'العربية' };
 const errors = [];
 const notes = [];
 
@@ -82,14 +94,19 @@ const HEAD_PARTIAL = path.join(ROOT, 'web', 'pages', '_head.html');
 function fillTemplate(tpl, lang, texts, name, titleKey) {
   if (tpl.includes('{{head}}')) tpl = tpl.replace('{{head}}', fs.readFileSync(HEAD_PARTIAL, 'utf8').trimEnd());
   const dict = texts[lang];
-  const other = lang === 'fa' ? 'ar' : 'fa';
+  const titleOf = (d) => String(d[titleKey] ?? d['site.title'] ?? 'Attention').replace(/`|\*\*|\$/g, '');
   const vars = {
-    lang, dir: 'rtl', font: FONT[lang], otherLang: other, otherLangName: AUTONYM[other], csp: esc(CSP),
-    title: esc(String(dict[titleKey] ?? dict['site.title'] ?? 'Attention').replace(/`|\*\*|\$/g, '')),
+    lang, dir: language(lang).dir, font: language(lang).font, csp: esc(CSP),
+    title: esc(titleOf(dict)),
+    titles: esc(LANGS.map((l) => titleOf(texts[l])).join(' — ')),
   };
-  return tpl.replace(/\{\{\s*(?:(t|a)(?:\.(fa|ar))?:)?([A-Za-z0-9_.-]+)\s*\}\}/g, (all, kind, keyLang, key) => {
+  tpl = tpl.replace(/\{\{#(languages|otherLanguages)\}\}([\s\S]*?)\{\{\/\1\}\}/g, (all, which, body) =>
+    (which === 'languages' ? LANGUAGES : otherLanguages(lang)).map((l) => body
+      .replace(/\{\{(t|a)\.@:/g, `{{$1.${l.code}:`)
+      .replace(/\{\{l\.(code|dir|autonym|font)\}\}/g, (m, f) => esc(l[f]))).join(''));
+  return tpl.replace(/\{\{\s*(?:(t|a)(?:\.([a-z]{2,3}))?:)?([A-Za-z0-9_.-]+)\s*\}\}/g, (all, kind, keyLang, key) => {
     if (kind) {
-      const d = keyLang ? texts[keyLang] : dict;
+      const d = keyLang ? texts[keyLang] || {} : dict;
       if (!(key in d)) { errors.push(`${name} (${keyLang || lang}): template key "${key}" missing from text`); return ''; }
       // t: rich text for element content; a: plain escaped text for attributes
       return kind === 't' ? staticText(d[key]) : esc(plainText(d[key]));
@@ -205,26 +222,30 @@ function writeSw() {
 }
 
 // ---------------------------------------------------------------- texts
-const { texts, origin, terms, errors: loadErrors } = loadTextDir(path.join(WEB, 'text'));
+const { texts, origin, terms, errors: loadErrors } = loadTextDir(TEXT_DIR);
 errors.push(...loadErrors, ...checkTexts(texts));
 // one term per concept in each language (web/text/<lang>/terms.json, not shipped)
 for (const lang of LANGS) {
   if (!terms[lang]) errors.push(`missing web/text/${lang}/${TERMS_FILE} (the terminology the prose must follow)`);
   else errors.push(...checkTerms(lang, texts[lang], terms[lang], origin[lang]));
 }
-for (const lang of LANGS) if (!Object.keys(texts[lang]).length) errors.push(`no prose found for ${lang} in web/text/${lang}/`);
+for (const lang of LANGS) if (!Object.keys(texts[lang]).length) errors.push(`no prose found for ${lang} in ${path.relative(ROOT, TEXT_DIR)}/${lang}/`);
 
 if (!CHECK_ONLY) {
   fs.rmSync(OUT, { recursive: true, force: true });
   fs.mkdirSync(OUT, { recursive: true });
 
   copyDir(path.join(WEB, 'js'), path.join(OUT, 'js'));
+  if (EXTRA_LANGUAGES.length) {
+    fs.appendFileSync(path.join(OUT, 'js', 'languages.mjs'), '\n// Test-only editions added by make-site --extra-languages (never in a real build).\n' +
+      `LANGUAGES.push(...${JSON.stringify(EXTRA_LANGUAGES)});\n`);
+  }
   copyDir(path.join(WEB, 'css'), path.join(OUT, 'css'));
   for (const extra of ['img', 'assets']) copyDir(path.join(WEB, extra), path.join(OUT, extra));
   // the language chooser: one page, both languages (each part carries its own lang/dir)
   const chooser = path.join(WEB, 'index.html');
   if (fs.existsSync(chooser)) {
-    fs.writeFileSync(path.join(OUT, 'index.html'), fillTemplate(fs.readFileSync(chooser, 'utf8'), 'fa', texts, 'index.html', 'site.title'));
+    fs.writeFileSync(path.join(OUT, 'index.html'), fillTemplate(fs.readFileSync(chooser, 'utf8'), LANGS[0], texts, 'index.html', 'site.title'));
   } else errors.push('missing file: web/index.html');
 
   fs.mkdirSync(path.join(OUT, 'text'), { recursive: true });
@@ -263,8 +284,8 @@ if (!CHECK_ONLY) {
   }
   notes.push(`KaTeX fonts: ${[...katexFamilies].sort().join(', ')}`);
   // vendor: fonts
-  for (const [pkg, name] of [['vazirmatn', 'Vazirmatn'], ['noto-naskh-arabic', 'Noto Naskh Arabic']]) {
-    const { css, files, dir } = buildFontCss(pkg, name);
+  for (const pkg of new Set(LANGUAGES.map((l) => l.font))) {
+    const { css, files, dir } = buildFontCss(pkg, pkg);
     fs.mkdirSync(path.join(OUT, 'vendor', 'fonts', 'files'), { recursive: true });
     fs.writeFileSync(path.join(OUT, 'vendor', 'fonts', `${pkg}.css`), css);
     for (const file of files) copyFile(path.join(dir, 'files', file), path.join(OUT, 'vendor', 'fonts', 'files', file));

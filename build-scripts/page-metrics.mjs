@@ -40,6 +40,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createRequire } from 'node:module';
+import { defaultLanguage } from '../web/js/languages.mjs';
 
 const require = createRequire(import.meta.url);
 const { ws: WebSocket } = require('playwright-core/lib/utilsBundle');
@@ -476,7 +477,7 @@ function siteFiles(dir = SITE) {
 }
 
 async function main() {
-  if (!fs.existsSync(path.join(SITE, 'fa', 'index.html'))) throw new Error(`no site at ${SITE} (build it first)`);
+  if (!fs.existsSync(path.join(SITE, defaultLanguage(), 'index.html'))) throw new Error(`no site at ${SITE} (build it first)`);
   const files = siteFiles();
   const disk = { files: files.length, bytes: files.reduce((s, f) => s + fs.statSync(f).size, 0) };
   const server = await startServer();

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-export const LANGS = ['fa', 'ar'];
+import { language, languageCodes } from '../web/js/languages.mjs';
 
 // Latin words allowed OUTSIDE `isolates` / $math$ in prose: technical names
 // that read as one token. Anything longer than a word belongs in backticks.
@@ -38,11 +38,12 @@ export function latinOutsideIsolates(s, allow = LATIN_ALLOW) {
 
 const isProse = (key) => !key.startsWith('_');
 
-/** Keys present in one language and not the other. */
+/** Keys present in one language and missing in another (every language against every other). */
 export function checkKeyParity(texts) {
   const errors = [];
-  const [a, b] = LANGS;
-  for (const [x, y] of [[a, b], [b, a]]) {
+  const langs = Object.keys(texts);
+  for (const x of langs) for (const y of langs) {
+    if (x === y) continue;
     for (const key of Object.keys(texts[x] || {})) {
       if (isProse(key) && !(key in (texts[y] || {}))) errors.push(`key "${key}" exists in ${x} but not in ${y}`);
     }
@@ -50,15 +51,11 @@ export function checkKeyParity(texts) {
   return errors;
 }
 
-const WRONG_LETTERS = {
-  fa: { '\u064A': 'Arabic yeh ي (U+064A)', '\u0643': 'Arabic kaf ك (U+0643)' },
-  ar: { '\u06CC': 'Persian yeh ی (U+06CC)', '\u06A9': 'Persian keheh ک (U+06A9)' },
-};
 
 /** Persian text must not hold Arabic ي/ك; Arabic text must not hold Persian ی/ک. */
 export function checkLetters(lang, dict) {
   const errors = [];
-  const wrong = WRONG_LETTERS[lang] || {};
+  const wrong = language(lang).text.wrongLetters || {};
   for (const [key, value] of Object.entries(dict)) {
     if (!isProse(key)) continue;
     for (const [ch, name] of Object.entries(wrong)) {
@@ -101,10 +98,10 @@ export function checkMarkup(lang, dict) {
   return errors;
 }
 
-/** All prose checks over {fa: dict, ar: dict}. */
+/** All prose checks over {<lang>: dict, …} (every language of languages.mjs). */
 export function checkTexts(texts, allow = LATIN_ALLOW) {
   const errors = [...checkKeyParity(texts)];
-  for (const lang of LANGS) {
+  for (const lang of Object.keys(texts)) {
     const d = texts[lang] || {};
     errors.push(...checkLetters(lang, d), ...checkLatin(lang, d, allow), ...checkMarkup(lang, d));
   }
@@ -147,11 +144,9 @@ const LETTER = '\u0620-\u064A\u066E-\u066F\u0671-\u06D3\u06D5\u06EE-\u06EF\u06FA
 // skipped at the right edge (a case ending) and count as "inside a word" on the left
 const MARK = '\u064B-\u065F\u0670';
 const HAS_SCRIPT = new RegExp(`[${LETTER}]`);
-// Arabic proclitics written joined to the next word (و، ف، ب، ل، ك and the article
-// ال): «بالجيبيبايت» is still the variant «جيبيبايت»
-const PROCLITICS = { ar: '(?:[وف]?(?:[بلك]|ل?ل)?(?:ال)?)?', fa: '' };
-// …and the accusative ending «ًا» written after it: «جيبيبايتًا» is the same word
-const ENDINGS = { ar: '(?:\\u064B\\u0627|\\u0627\\u064B)?', fa: '' };
+// What a language writes joined to a word is still that word (languages.mjs, text.termProclitics
+// and text.termEndings): Arabic's و، ف، ب، ل، ك and the article ال («بالجيبيبايت» is still the
+// variant «جيبيبايت») and its accusative ending «ًا» («جيبيبايتًا» is the same word).
 const escRe = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** A RegExp that finds `variant` as a whole word (or, for a variant with no Arabic-script letter, as a literal). */
@@ -160,8 +155,8 @@ const escRe = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 export function variantRegExp(lang, variant, { exact = false } = {}) {
   const body = escRe(variant);
   if (!HAS_SCRIPT.test(variant)) return new RegExp(body, 'g');
-  const pre = exact ? '' : PROCLITICS[lang] || '';
-  const post = exact ? '' : ENDINGS[lang] || '';
+  const pre = exact ? '' : language(lang).text.termProclitics || '';
+  const post = exact ? '' : language(lang).text.termEndings || '';
   return new RegExp(`(?<![${LETTER}${MARK}])${pre}${body}${post}(?![${MARK}]*[${LETTER}])`, 'gu');
 }
 
@@ -209,13 +204,13 @@ export function checkTerms(lang, dict, terms, origin = {}) {
   return errors;
 }
 
-/** Read web/text/<lang>/*.json → {texts: {fa, ar}, origin: {fa: {key: file}}, terms: {fa, ar}, errors}. */
-export function loadTextDir(textDir) {
+/** Read <textDir>/<lang>/*.json for every language → {texts: {<lang>: dict}, origin: {<lang>: {key: file}}, terms: {<lang>: terms}, errors}. */
+export function loadTextDir(textDir, langs = languageCodes()) {
   const texts = {};
   const errors = [];
   const origin = {};
   const terms = {};
-  for (const lang of LANGS) {
+  for (const lang of langs) {
     texts[lang] = {};
     origin[lang] = {};
     const dir = path.join(textDir, lang);

@@ -9,12 +9,13 @@ import { mkdtemp, rm, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { languageCodes } from '../../web/js/languages.mjs';
 
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const SCREENSHOT_DIR = path.join(REPO, 'build', 'screenshots');
 export const BASE_URL = (process.env.BASE_URL || '').replace(/\/$/, '');
 export const ORIGIN = BASE_URL ? new URL(BASE_URL).origin : '';
-export const LANGS = ['fa', 'ar'];
+export const LANGS = languageCodes();
 
 // Flags verified in /work/shared/TOOLCHAIN.md.
 export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic',

@@ -109,7 +109,7 @@ test('empty, garbage, non-finite', () => {
 });
 
 test('numberLocale per language and Latin-digit setting', () => {
-  assert.equal(numberLocale('fa', false), 'fa');
+  assert.equal(numberLocale('fa', false), 'fa-u-nu-arabext');
   assert.equal(numberLocale('ar', false), 'ar-u-nu-arab');
   assert.equal(numberLocale('fa', true), 'fa-u-nu-latn');
   assert.equal(numberLocale('ar', true), 'ar-u-nu-latn');

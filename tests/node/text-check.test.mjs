@@ -9,9 +9,10 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import {
   checkKeyParity, checkLetters, checkLatin, checkMarkup, checkTexts, checkPageHtml,
-  latinOutsideIsolates, loadTextDir, LATIN_ALLOW, LANGS,
+  latinOutsideIsolates, loadTextDir, LATIN_ALLOW,
   checkTerms, checkTermsShape, variantRegExp, TERMS_FILE,
 } from '../../build-scripts/text-checks.mjs';
+import { languageCodes } from '../../web/js/languages.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -149,7 +150,7 @@ test('terms: a malformed terms file is an error, not a silently disabled check',
 test('terms: the real terms files are well formed, kept out of the page text, and the real prose follows them', () => {
   const { texts, terms, origin, errors } = loadTextDir(path.join(ROOT, 'web', 'text'));
   assert.deepEqual(errors, []);
-  for (const lang of LANGS) {
+  for (const lang of languageCodes()) {
     assert.ok(terms[lang], `${lang}/${TERMS_FILE} loaded`);
     assert.deepEqual(checkTermsShape(lang, terms[lang]), []);
     assert.ok(terms[lang].terms.length >= 15, `${lang}: one entry per concept of the reviews`);
@@ -190,7 +191,7 @@ test('bidi: arithmetic on numbers or [placeholders] sits in an LTR isolate (`…
   const operand = String.raw`(?:\[[A-Za-z_][\w.]*\]|[0-9۰-۹٠-٩][0-9۰-۹٠-٩٬٫.,]*)`;
   const bare = new RegExp(`${operand}\\s*[×+=−÷]\\s*${operand}`);
   const found = [];
-  for (const lang of LANGS) {
+  for (const lang of languageCodes()) {
     for (const [key, value] of Object.entries(texts[lang])) {
       const outside = String(value).replace(/`[^`]*`/g, ' ').replace(/\$[^$]*\$/g, ' ');
       if (bare.test(outside)) found.push(`${lang} ${key}: ${value}`);

@@ -2,7 +2,7 @@
 //
 // Usage:
 //   import { loadText, t, tNode, fmt } from './i18n.mjs';
-//   await loadText('fa', { latinDigits: false });       // fetches ../text/fa.json, preloads KaTeX
+//   await loadText(lang, { latinDigits: false });       // fetches ../text/<lang>.json, preloads KaTeX
 //   h2.append(tNode('s2.title'));                        // DocumentFragment (bdi, KaTeX, strong)
 //   p.append(tNode('s2.satRow', { score: 2.1213, pct: fmt(0.51, { style: 'percent' }) }));
 //   button.setAttribute('aria-label', t('site.exportPng'));   // plain string
@@ -26,9 +26,10 @@
 // watchDigits(root) keeps converting what is added later (content built from old strings).
 
 import { formatNumber, ltrNumber, latinizeText, localizeDigits } from './numerals.mjs';
+import { defaultLanguage } from './languages.mjs';
 
 let dict = {};
-let currentLang = 'fa';
+let currentLang = defaultLanguage();
 let latin = false;
 let katex = null;
 const warned = new Set();
@@ -64,6 +65,8 @@ export function getLatinDigits() { return latin; }
 /** Switch the digits of everything rendered from now on (see applyDigits for what is shown). */
 export function setLatinDigits(on) { latin = !!on; }
 export function has(id) { return Object.prototype.hasOwnProperty.call(dict, id); }
+/** Every key of the loaded text, in file order (practice/items.mjs finds the items in it). */
+export function textKeys() { return Object.keys(dict); }
 
 /** Format a number in the page language (and the Latin-digits setting). */
 export function fmt(x, opts = {}) {

@@ -1,6 +1,6 @@
-// Numbers in the page language: formatting with Intl (Persian ۰–۹ or
-// Arabic-Indic ٠–٩ digits, ٫ decimal and ٬ group separators) and parsing of
-// what a learner types into an answer box. No DOM, no prose: unit names and
+// Numbers in the page language: formatting with Intl (each language's own digits and
+// separators, from its entry in languages.mjs: Persian ۰–۹ and Arabic-Indic ٠–٩ with ٫ and ٬)
+// and parsing of what a learner types into an answer box. No DOM, no prose: unit names and
 // error messages live in web/text/<lang>/*.json, keyed by the codes below.
 //
 // parseNumber rules (every rule here has a test in tests/node/numerals.test.mjs):
@@ -36,37 +36,46 @@
 //   overflow like 1e999 → 'not-finite';
 //   nothing but whitespace → 'empty'.
 
+import { LANGUAGES, defaultLanguage, digitZero, language, numberLocale } from './languages.mjs';
+
+export { numberLocale };
+
+// The digit sets parsing accepts: Persian and Arabic-Indic always (a learner may type either
+// whatever the page), plus those of any other edition in the registry.
 const PERSIAN_ZERO = 0x06f0;
 const ARABIC_ZERO = 0x0660;
 
-/** Intl locale for a page language and the "Latin digits" setting. */
-export function numberLocale(lang, latinDigits = false) {
-  if (lang === 'ar') return latinDigits ? 'ar-u-nu-latn' : 'ar-u-nu-arab';
-  // Persian is the default edition: unknown languages fall back to it.
-  return latinDigits ? 'fa-u-nu-latn' : 'fa';
-}
+let zerosKnown = null;
+const knownZeros = () => (zerosKnown ??= [...new Set([PERSIAN_ZERO, ARABIC_ZERO,
+  ...LANGUAGES.map((l) => digitZero(l.code))])].filter((z) => z !== 0x30));
 
-/** Replace Persian and Arabic-Indic digits by Latin ones; other characters unchanged. */
+/** Replace Persian, Arabic-Indic (and any edition's) digits by Latin ones; other characters unchanged. */
 export function toLatinDigits(str) {
   let out = '';
+  const zeros = knownZeros();
   for (const ch of String(str)) {
     const c = ch.codePointAt(0);
-    if (c >= PERSIAN_ZERO && c <= PERSIAN_ZERO + 9) out += String(c - PERSIAN_ZERO);
-    else if (c >= ARABIC_ZERO && c <= ARABIC_ZERO + 9) out += String(c - ARABIC_ZERO);
-    else out += ch;
+    const z = zeros.find((zero) => c >= zero && c <= zero + 9);
+    out += z === undefined ? ch : String(c - z);
   }
   return out;
 }
 
 /** A text in the page's digits → Latin digits, with ٫ and ٬ between digits as "." and ",". */
 export function latinizeText(str) {
-  return toLatinDigits(str).replace(/(\d)\u066b(?=\d)/g, '$1.').replace(/(\d)\u066c(?=\d)/g, '$1,');
+  let out = toLatinDigits(str);
+  for (const l of LANGUAGES) {
+    if (l.decimal !== '.') out = out.replace(new RegExp(`(\\d)${escapeRe(l.decimal)}(?=\\d)`, 'g'), '$1.');
+    if (l.group !== ',') out = out.replace(new RegExp(`(\\d)${escapeRe(l.group)}(?=\\d)`, 'g'), '$1,');
+  }
+  return out;
 }
+const escapeRe = (c) => c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Replace Latin digits by the page's digits (for labels built outside Intl, e.g. "Q۳"). */
-export function localizeDigits(str, { lang = 'fa', latinDigits = false } = {}) {
+export function localizeDigits(str, { lang = defaultLanguage(), latinDigits = false } = {}) {
   if (latinDigits) return String(str);
-  const zero = lang === 'ar' ? ARABIC_ZERO : PERSIAN_ZERO;
+  const zero = digitZero(lang);
   return String(str).replace(/[0-9]/g, (d) => String.fromCodePoint(zero + Number(d)));
 }
 
@@ -84,12 +93,19 @@ function formatter(locale, intlOptions) {
   return f;
 }
 
-// Fixed words for the non-finite values, so the page does not depend on the
-// CLDR version of the browser. The minus of −∞ is preceded by a directional
-// mark (as Intl does for negative numbers) so it stays left of ∞ in RTL text.
-const NOT_A_NUMBER = { fa: 'ناعدد', ar: 'ليس رقمًا' };
+// Fixed words for the non-finite values (languages.mjs: notANumber), so the page does not
+// depend on the CLDR version of the browser. −∞ takes the language's own minus sign with the
+// directional mark Intl puts before it (LRM in Persian, ALM in Arabic), so it stays left of ∞
+// in right-to-left text exactly as a negative number does.
 const LRM = '\u200e';
-const ALM = '\u061c';
+const minusSigns = new Map();
+function minusSign(lang) {
+  if (!minusSigns.has(lang)) {
+    const parts = new Intl.NumberFormat(numberLocale(lang)).formatToParts(-1);
+    minusSigns.set(lang, parts.slice(0, parts.findIndex((p) => p.type === 'integer')).map((p) => p.value).join(''));
+  }
+  return minusSigns.get(lang);
+}
 
 /**
  * Format x for the page. opts: {lang, latinDigits, ...Intl.NumberFormat options}.
@@ -97,13 +113,13 @@ const ALM = '\u061c';
  * maximumSignificantDigits for more. Non-numbers are formatted as NaN.
  */
 export function formatNumber(x, opts = {}) {
-  const { lang = 'fa', latinDigits = false, ...intlOptions } = opts;
+  const { lang = defaultLanguage(), latinDigits = false, ...intlOptions } = opts;
   // Intl formats a BigInt exactly (2^72 keeps its low digits; Number(x) would not)
   if (typeof x === 'bigint') return formatter(numberLocale(lang, latinDigits), intlOptions).format(x);
   const v = x;
-  if (typeof v !== 'number' || Number.isNaN(v)) return NOT_A_NUMBER[lang] ?? NOT_A_NUMBER.fa;
+  if (typeof v !== 'number' || Number.isNaN(v)) return language(lang).notANumber;
   if (v === Infinity) return '∞';
-  if (v === -Infinity) return (lang === 'ar' ? ALM + '-' : LRM + '\u2212') + '∞';
+  if (v === -Infinity) return minusSign(language(lang).code) + '∞';
   return formatter(numberLocale(lang, latinDigits), intlOptions).format(v);
 }
 
@@ -175,7 +191,7 @@ export function parseNumber(str, { allowPercent = false, integer = false } = {})
     sign = SIGNS[s[0]];
     s = s.slice(1);
   }
-  if (NOT_FINITE_WORDS.test(s) || Object.values(NOT_A_NUMBER).includes(s)) return { ok: false, reason: 'not-finite' };
+  if (NOT_FINITE_WORDS.test(s) || LANGUAGES.some((l) => l.notANumber === s)) return { ok: false, reason: 'not-finite' };
 
   // mantissa [exponent]; the mantissa holds only digits and separators.
   const m = /^([0-9.,\u066b\u066c]+)(?:[eE]([+\-\u2212]?[0-9]+))?$/.exec(s);

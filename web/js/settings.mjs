@@ -11,13 +11,9 @@
 // Tests: createSettings(store) with a store from openProgress({storage: fake}).
 
 import { getProgressStore } from './store/progress.mjs';
+import { isLanguage, language } from './languages.mjs';
 
-const LANGS = ['fa', 'ar'];
-
-function pageLang() {
-  const l = globalThis.document?.documentElement?.lang;
-  return LANGS.includes(l) ? l : 'fa';
-}
+const pageLang = () => language(globalThis.document?.documentElement?.lang).code;
 
 export function createSettings(store) {
   function getSettings() {
@@ -27,7 +23,7 @@ export function createSettings(store) {
   /** Apply the valid fields of patch; unknown or invalid fields are ignored. → the new settings */
   function setSettings(patch = {}) {
     store.update((d) => {
-      if (LANGS.includes(patch.lang)) d.settings.lang = patch.lang;
+      if (isLanguage(patch.lang)) d.settings.lang = patch.lang;
       if (typeof patch.latinDigits === 'boolean') d.settings.latinDigits = patch.latinDigits;
     });
     return getSettings();

@@ -5,12 +5,13 @@
 import { registerServiceWorker } from '../sw-register.mjs';
 import { getSettings } from '../settings.mjs';
 import { setText, applyDigits } from '../i18n.mjs';
+import { language } from '../languages.mjs';
 
 registerServiceWorker();
 
 try {
   if (getSettings().latinDigits) {
-    setText(document.documentElement.lang === 'ar' ? 'ar' : 'fa', {}, { latinDigits: true });
+    setText(language(document.documentElement.lang).code, {}, { latinDigits: true });
     applyDigits(document.body);
   }
 } catch { /* storage unavailable: the page's own digits */ }

@@ -17,7 +17,7 @@ import { SECTION_REFS, cite } from '../references.mjs';
 import { scoped, currentPlace } from '../state.mjs';
 import { setupWhereBar } from './where-bar.mjs';
 import { addCopyLinks } from './copy-link.mjs';
-import { other, html, loadPage, startEngine, baseCtx, makeErrorNode, mountPart, scrollToHash } from './page-common.mjs';
+import { html, loadPage, startEngine, baseCtx, makeErrorNode, mountPart, scrollToHash } from './page-common.mjs';
 
 const SECTIONS = [
   ['intro', 'intro.mjs'],
@@ -30,16 +30,10 @@ const SECTIONS = [
 // Sections that place their citations in their own text (the others get a sources line).
 const CITES_INLINE = new Set(['s4', 's9']);
 
-// Used only when the text file itself cannot load (so no translated text exists).
-const FALLBACK = {
-  fa: 'متن درس بارگیری نشد. صفحه را دوباره بارگیری کنید.',
-  ar: 'تعذّر تحميل نص الدرس. أعد تحميل الصفحة.',
-};
-
 /** A message element for an engine/section error, in the page language. */
 const errorNode = makeErrorNode('err.engine.Unknown');
 
-// The language switch leads to the same place (query and hash) in the other edition.
+// The language switch leads to the same place (query and hash) in each other edition.
 let updateLangSwitch = () => {};
 
 // Keep the hash on the section being read, so a copied link (and the language
@@ -170,8 +164,8 @@ for (const ev of ['wheel', 'touchstart', 'keydown', 'mousedown']) {
 
 async function main() {
   const page = await loadPage({
-    fallback: FALLBACK, readyKey: 'lesson',
-    href: (a) => `../${other}/${a.dataset.page || ''}${currentPlace()}`,
+    readyKey: 'lesson',
+    href: (a) => `../${a.dataset.lang}/${a.dataset.page || ''}${currentPlace()}`,
   });
   if (!page) return;
   const { settings } = page;

@@ -6,8 +6,8 @@
 //
 // Usage (as in practice.mjs):
 //   const errorNode = makeErrorNode('practice.engine.callFailed');   // fallback text key
-//   const page = await loadPage({ fallback: FALLBACK, readyKey: 'practice',
-//                                 href: (a) => `../${other}/practice.html${location.hash}` });
+//   const page = await loadPage({ readyKey: 'practice',
+//                                 href: (a) => `../${a.dataset.lang}/practice.html${location.hash}` });
 //   if (!page) return;                       // text failed: html[data-practice="error"]
 //   const engine = startEngine(errorNode, 'practice.engine.error');
 //   const ctx = Object.assign(baseCtx(page.settings, { unitKey: 'practice.unit', errorNode }), { engine, store });
@@ -19,6 +19,7 @@
 // Importing this module registers the service worker (../sw-register.mjs: offline support).
 
 import { getSettings, setSettings } from '../settings.mjs';
+import { language } from '../languages.mjs';
 import { formatBytes, formatPercent, localizeDigits, parseNumber } from '../numerals.mjs';
 import { loadText, t, tNode, fmt, has, renderMath, renderMarkup, getLatinDigits, setLatinDigits, applyDigits, watchDigits } from '../i18n.mjs';
 import { createEngineClient } from '../engine-client.mjs';
@@ -27,8 +28,7 @@ import { registerServiceWorker } from '../sw-register.mjs';
 registerServiceWorker();
 
 export const html = document.documentElement;
-export const lang = html.lang === 'ar' ? 'ar' : 'fa';
-export const other = lang === 'fa' ? 'ar' : 'fa';
+export const lang = language(html.lang).code;
 
 function readSettings() {
   try { return getSettings(); } catch { return { lang, latinDigits: false }; }
@@ -69,16 +69,17 @@ function setupHeader(settings, href) {
       switchDigits(cb.checked);
     });
   }
-  const a = document.getElementById('lang-switch');
-  const update = () => { if (a) a.href = href(a); };
-  if (a) {
-    update();
+  // one link per other edition (the build writes them from languages.mjs), each data-lang
+  const links = [...document.querySelectorAll('.lang-switch[data-lang]')];
+  const update = () => { for (const a of links) a.href = href(a); };
+  update();
+  for (const a of links) {
     a.addEventListener('click', () => {
-      update();
-      try { setSettings({ lang: other }); } catch { /* ignore */ }
+      a.href = href(a);
+      try { setSettings({ lang: a.dataset.lang }); } catch { /* ignore */ }
     });
-    a.addEventListener('focus', update);
-    a.addEventListener('mouseenter', update);
+    a.addEventListener('focus', () => { a.href = href(a); });
+    a.addEventListener('mouseenter', () => { a.href = href(a); });
   }
   return update;
 }
@@ -100,10 +101,11 @@ export function switchDigits(on) {
 
 /**
  * Settings, prose and header. Returns {settings, updateLangSwitch}, or null when the text
- * file cannot load (then `fallback[lang]` is shown in #engine-status and
+ * file cannot load (then the language's `textLoadFailed` line, languages.mjs, is shown in
+ * #engine-status and
  * html.dataset[readyKey] = 'error').
  */
-export async function loadPage({ fallback, readyKey, href }) {
+export async function loadPage({ readyKey, href }) {
   html.dataset.engine = 'loading';
   earlyEngine();   // the worker fetches and compiles the engine while the prose loads
   const settings = readSettings();
@@ -115,7 +117,7 @@ export async function loadPage({ fallback, readyKey, href }) {
   } catch (err) {
     console.error(err);
     const status = document.getElementById('engine-status');
-    if (status) { status.hidden = false; status.textContent = fallback[lang]; }
+    if (status) { status.hidden = false; status.textContent = language(lang).textLoadFailed; }
     html.dataset[readyKey] = 'error';
     return null;
   }
@@ -168,7 +170,7 @@ export function baseCtx(settings, { unitKey, errorNode }) {
   // latinDigits is read live (the checkbox switches it without a reload): keep the getter
   // when extending this object (Object.assign onto it, not {...spread}).
   return {
-    lang, dir: 'rtl',
+    lang, dir: language(lang).dir,
     get latinDigits() { return getLatinDigits(); },
     t, tNode, fmt, has, renderMath, renderMarkup, parseNumber,
     /** Latin digits in a label built by hand ("Q3") → page digits. */

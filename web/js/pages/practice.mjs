@@ -9,8 +9,9 @@
 // with data-code="<notice code>". window.__practice = {engine, store, ctx}.
 
 import { t, tNode, has } from '../i18n.mjs';
+import { language } from '../languages.mjs';
 import { getProgressStore } from '../store/progress.mjs';
-import { lang, other, html, loadPage, startEngine, baseCtx, makeErrorNode, mountPart, scrollToHash } from './page-common.mjs';
+import { lang, html, loadPage, startEngine, baseCtx, makeErrorNode, mountPart, scrollToHash } from './page-common.mjs';
 
 const BLOCKS = [
   ['try', 'try-without-code.mjs'],
@@ -20,11 +21,6 @@ const BLOCKS = [
   ['quiz', 'quiz.mjs'],
   ['progress', 'progress-panel.mjs'],
 ];
-
-const FALLBACK = {
-  fa: 'متن صفحه بارگیری نشد. صفحه را دوباره بارگیری کنید.',
-  ar: 'تعذّر تحميل نص الصفحة. أعد تحميل الصفحة.',
-};
 
 const errorNode = makeErrorNode('practice.engine.callFailed');
 
@@ -44,7 +40,7 @@ function showNotices(store) {
     div.dataset.code = n.code;
     div.setAttribute('role', 'status');
     const p = document.createElement('p');
-    p.append(tNode(has(key) ? key : 'practice.notice.storage-unavailable', { sections: sections.join(lang === 'fa' ? '، ' : '، ') }));
+    p.append(tNode(has(key) ? key : 'practice.notice.storage-unavailable', { sections: sections.join(language(lang).listSeparator) }));
     const close = document.createElement('button');
     close.type = 'button';
     close.className = 'btn btn-small';
@@ -58,8 +54,8 @@ function showNotices(store) {
 
 async function main() {
   const page = await loadPage({
-    fallback: FALLBACK, readyKey: 'practice',
-    href: () => `../${other}/practice.html${location.hash}`,
+    readyKey: 'practice',
+    href: (a) => `../${a.dataset.lang}/practice.html${location.hash}`,
   });
   if (!page) return;
 

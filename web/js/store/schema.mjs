@@ -6,7 +6,7 @@
 // anything dropped means the file is refused.
 //
 // data = {
-//   settings:  {lang: 'fa'|'ar'|null, latinDigits: boolean, updatedAt?}   (updatedAt: v2, set by the store)
+//   settings:  {lang: a code of languages.mjs | null, latinDigits: boolean, updatedAt?}   (updatedAt: v2, set by the store)
 //   cards:     {[cardId]: {due, stability, difficulty, elapsed_days, scheduled_days,
 //                          learning_steps, reps, lapses, state: 0..3, last_review?}}  (ts-fsrs Card, dates ISO)
 //   exercises: {[exerciseId]: {attempts, correct, lastStatus?, lastSeed?, updatedAt}}
@@ -22,6 +22,8 @@
 //
 // Versions: 1 had no `rounds` and no settings.updatedAt. MIGRATIONS[v] turns data of
 // version v into version v + 1; migrate() runs them in turn before validation.
+
+import { isLanguage } from '../languages.mjs';
 
 export const SCHEMA_VERSION = 2;
 export const MAX_QUIZ_HISTORY = 50;
@@ -143,7 +145,7 @@ function settingsSection(raw) {
   const value = emptyData().settings;
   if (!isObject(raw)) return { value, dropped: raw === undefined ? 0 : 1 };
   let dropped = 0;
-  if (raw.lang === 'fa' || raw.lang === 'ar' || raw.lang === null) value.lang = raw.lang;
+  if (isLanguage(raw.lang) || raw.lang === null) value.lang = raw.lang;
   else if (raw.lang !== undefined) dropped++;
   if (typeof raw.latinDigits === 'boolean') value.latinDigits = raw.latinDigits;
   else if (raw.latinDigits !== undefined) dropped++;

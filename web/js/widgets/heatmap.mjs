@@ -43,6 +43,7 @@ import { ltrNumber } from '../numerals.mjs';
 import { numberForms, fitNumber } from './cell-number.mjs';
 import { captionedFigure, textOf, nodeOf } from '../dom.mjs';
 import { pageDigits } from '../i18n.mjs';
+import { language } from '../languages.mjs';
 
 const PALETTES = {
   viridis: ['#440154', '#472d7b', '#3b528b', '#2c728e', '#21918c', '#28ae80', '#5ec962', '#addc30', '#fde725'],
@@ -313,7 +314,7 @@ export function createHeatmap(ctx, opts = {}) {
     table.dir = 'ltr';
     table.dataset.testid = `${testid}-table`;
     const caption = document.createElement('caption');
-    caption.dir = document.documentElement.dir || 'rtl';   // prose inside the LTR table
+    caption.dir = language(document.documentElement.lang).dir;   // prose inside the LTR table
     caption.append(opts.label ? nodeOf(ctx, opts.label) : '');
     table.append(caption);
     const thead = document.createElement('thead');
@@ -362,7 +363,7 @@ export function createHeatmap(ctx, opts = {}) {
     if (R < m.rows || C < m.cols) {
       const note = document.createElement('p');
       note.className = 'note';
-      note.dir = document.documentElement.dir || 'rtl';
+      note.dir = language(document.documentElement.lang).dir;
       note.append(ctx.tNode('site.tableTruncated', { rows: R, cols: C }));
       tableWrap.append(note);
     }

@@ -1,5 +1,5 @@
-// Block 4, quick-review flashcards: 35 cards per language covering the whole
-// lesson, scheduled with FSRS (ts-fsrs via ../scheduler.mjs + ../fsrs.mjs).
+// Block 4, quick-review flashcards: the cards of the text files (cards.<id>.q/.a, see
+// practice/items.mjs) covering the whole lesson, scheduled with FSRS (ts-fsrs via ../scheduler.mjs + ../fsrs.mjs).
 // Cards whose answer is a number fill it from the engine (sat's score and
 // weight, byte counts, the online-softmax difference, …). Each grade button
 // shows the interval it would give; grading saves the card in the progress
@@ -23,8 +23,10 @@ import { GRADES } from '../scheduler.mjs';
 import { h } from '../../dom.mjs';
 import { tx, p, liveRegion, say, button, num, mat, lessonLink } from './ui.mjs';
 import { projectQKV } from '../../worked-example.mjs';
+import { textKeys } from '../../i18n.mjs';
+import { itemIds } from '../items.mjs';
 
-const DECK = Array.from({ length: 35 }, (_, i) => `c${String(i + 1).padStart(2, '0')}`);
+
 
 // Engine values used by the cards, computed once per page.
 async function liveValues(engine) {
@@ -108,6 +110,8 @@ export async function mount(root, ctx) {
   let gradeButtons = [];
   let revealBtn = null;
 
+  // the deck: every card of the text (practice/items.mjs), in text order
+  const DECK = itemIds(textKeys(), 'cards');
   const deckIds = () => DECK;
   function refreshSummary() {
     const now = new Date();

@@ -22,6 +22,8 @@ import { createHeatmap } from '../../widgets/heatmap.mjs';
 import { WORKED } from '../generators.mjs';
 import { projectQKV } from '../../worked-example.mjs';
 import { h } from '../../dom.mjs';
+import { textKeys } from '../../i18n.mjs';
+import { itemIds } from '../items.mjs';
 import { change, vecNode, tx, p, table, num, safely, zeros, nextId, button, introAndList, lessonLink } from './ui.mjs';
 
 const SEEDS = [1, 2, 3, 4, 5];
@@ -215,7 +217,9 @@ const DEMOS = {
 };
 
 const RANDOM = new Set(['m03', 'm06', 'm09', 'm10']);
-const IDS = Object.keys(DEMOS);
+// the myths of the text (myth.<id>.myth, practice/items.mjs); a myth with no entry in DEMOS has
+// no live demo, only its claim and fact
+const mythIds = () => itemIds(textKeys(), 'myth');
 
 function mountMyth(ctx, id) {
   const art = h('article', { class: 'myth', testid: 'myth-item', dataset: { id } });
@@ -230,7 +234,8 @@ function mountMyth(ctx, id) {
     h('span', { class: 'tag tag-fact' }, tx(ctx, 'myth.ui.fact')),
     h('p', {}, tx(ctx, `myth.${id}.fact`)));
   const demoBox = h('div', { class: 'myth-demo', testid: 'myth-demo' });
-  panel.append(fact, lessonLink(ctx, 'myth', id) || '', h('h4', {}, tx(ctx, 'myth.ui.demo')), demoBox);
+  panel.append(fact, lessonLink(ctx, 'myth', id) || '');
+  if (Object.hasOwn(DEMOS, id)) panel.append(h('h4', {}, tx(ctx, 'myth.ui.demo')), demoBox);
   let seed = 1;
   let ran = false;
 
@@ -260,12 +265,12 @@ function mountMyth(ctx, id) {
     toggle.textContent = '';
     toggle.append(tx(ctx, open ? 'myth.ui.hide' : 'myth.ui.show'));
     art.dataset.open = String(open);
-    if (open && !ran) { ran = true; run(); }
+    if (open && !ran && Object.hasOwn(DEMOS, id)) { ran = true; run(); }
   });
   art.append(head, toggle, panel);
   return art;
 }
 
 export async function mount(root, ctx) {
-  introAndList(root, ctx, { introKey: 'myth.ui.intro', listClass: 'myths', items: IDS, make: mountMyth });
+  introAndList(root, ctx, { introKey: 'myth.ui.intro', listClass: 'myths', items: mythIds(), make: mountMyth });
 }

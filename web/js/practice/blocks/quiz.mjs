@@ -24,10 +24,14 @@ import { gradeQuestion } from '../grading.mjs';
 import { createRng, freshSeed } from '../random.mjs';
 import { MAX_QUIZ_HISTORY } from '../../store/schema.mjs';
 import { h } from '../../dom.mjs';
+import { numberLocale } from '../../languages.mjs';
+import { textKeys } from '../../i18n.mjs';
+import { itemIds } from '../items.mjs';
 import { tx, p, liveRegion, say, choiceGroup, answerField, showGrade, button, num, lessonLink } from './ui.mjs';
 import { solutionList, promptNode, toleranceNode, hintControl } from './try-yourself.mjs';
 
-export const MCQ = Array.from({ length: 20 }, (_, i) => `q${String(i + 1).padStart(2, '0')}`);
+// multiple-choice questions: every quiz.<id>.stem of the text (practice/items.mjs)
+const mcqIds = () => itemIds(textKeys(), 'quiz');
 export const NUMERIC = Object.keys(QUIZ);
 const ROUND_MCQ = 8;
 const ROUND_NUM = 4;
@@ -49,7 +53,7 @@ export async function mount(root, ctx) {
     }
     const best = list.reduce((b, r) => (r.score / r.total > b.score / b.total ? r : b), list[0]);
     historyBox.append(h('p', { testid: 'quiz-best' }, tx(ctx, 'quiz.ui.best', { score: best.score, total: best.total })));
-    const dtf = new Intl.DateTimeFormat(ctx.latinDigits ? `${ctx.lang}-u-nu-latn` : (ctx.lang === 'ar' ? 'ar-u-nu-arab' : 'fa'),
+    const dtf = new Intl.DateTimeFormat(numberLocale(ctx.lang, ctx.latinDigits),
       { dateStyle: 'medium', timeStyle: 'short' });
     const ol = h('ol', { class: 'quiz-history', testid: 'quiz-history' });
     for (const r of list) ol.append(h('li', {}, tx(ctx, 'quiz.ui.historyRow', { date: dtf.format(new Date(r.at)), score: r.score, total: r.total })));
@@ -65,7 +69,7 @@ export async function mount(root, ctx) {
 
   function startRound() {
     const rng = createRng(freshSeed());
-    const mcq = rng.shuffle(MCQ).slice(0, ROUND_MCQ).map((id) => ({ kind: 'mcq', id, order: rng.shuffle(['o1', 'o2', 'o3', 'o4']) }));
+    const mcq = rng.shuffle(mcqIds()).slice(0, ROUND_MCQ).map((id) => ({ kind: 'mcq', id, order: rng.shuffle(['o1', 'o2', 'o3', 'o4']) }));
     const numeric = rng.shuffle(NUMERIC).slice(0, ROUND_NUM).map((id) => ({ kind: 'numeric', id }));
     round = { items: rng.shuffle([...mcq, ...numeric]), i: 0, score: 0 };
     saveRound();
@@ -231,7 +235,7 @@ export async function mount(root, ctx) {
     const r = ctx.store.get().rounds[QUIZ_ID];
     if (!r || r.done) return null;
     const known = (it) => (it.kind === 'mcq'
-      ? MCQ.includes(it.id) && it.order.length === 4 && ['o1', 'o2', 'o3', 'o4'].every((o) => it.order.includes(o))
+      ? mcqIds().includes(it.id) && it.order.length === 4 && ['o1', 'o2', 'o3', 'o4'].every((o) => it.order.includes(o))
       : NUMERIC.includes(it.id));
     if (!r.items.every(known)) return null;
     return { items: r.items.map((it) => ({ ...it, order: it.order && [...it.order] })), i: r.i, score: r.score };
