@@ -63,6 +63,21 @@ for (const lang of ['fa', 'ar']) {
     await page.close();
   });
 
+  // review-ar-5 #3: the dropdown names the types as the lesson does (float32, float16, bfloat16);
+  // the URL values stay fp32/fp16/bf16 (links and tests use them).
+  test(`${lang}: dtype options are named float32/float16/bfloat16, values unchanged`, T, async () => {
+    const page = await openLesson(b, lang, '?s7.dtype=bf16#s7');
+    const opts = await byTestId(page, 's7-dtype').evaluate((sel) => [...sel.options].map((o) => [o.value, o.textContent]));
+    assert.deepEqual(opts.map((o) => o[0]), ['fp32', 'fp16', 'bf16']);
+    for (const [[, label], name] of opts.map((o, i) => [o, ['float32', 'float16', 'bfloat16'][i]])) {
+      assert.ok(label.includes(name), `${name} in ${label}`);
+      assert.ok(!/\bfp\d|\bbf16/.test(label), `no fp32/fp16/bf16 shown: ${label}`);
+    }
+    assert.equal(await byTestId(page, 's7-dtype').inputValue(), 'bf16');
+    assertNoIssues(page);
+    await page.close();
+  });
+
   test(`${lang}: refused input says why and marks the old result stale`, T, async () => {
     const page = await openLesson(b, lang, '?s7.n=8192&s7.dtype=fp16#s7');
     const before = exact(8192, 2);

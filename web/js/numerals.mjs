@@ -168,6 +168,20 @@ const SIGNS = { '+': 1, '-': -1, '\u2212': -1, '\u2010': -1, '\u2013': -1 };
 const NOT_FINITE_WORDS = /^(?:[+\-\u2212]?(?:∞|infinity|inf)|nan)$/i;
 
 /**
+ * Split a typed list of numbers into tokens for parseNumber (used by every list field: s5's
+ * score row and the refresher's vectors). Separators: whitespace, the Arabic comma «،», «؛»,
+ * ";" and a Latin comma that is NOT between two digits ("1, 2" or "1 ,2"). A Latin comma
+ * between two digits stays inside the token, so "٠,٥" is the one number 0.5 (parseNumber's
+ * decimal-comma rule) and "1,2,3" reaches parseNumber whole and is refused there, never
+ * silently read as three numbers. Bidi marks that Intl or the page inserts are dropped.
+ */
+export function splitNumberList(text) {
+  return String(text).replace(INVISIBLE, '')
+    .split(/[\s\u060c;\u061b]+|,(?![0-9\u06f0-\u06f9\u0660-\u0669])|(?<![0-9\u06f0-\u06f9\u0660-\u0669]),/)
+    .filter((s) => s !== '');
+}
+
+/**
  * Parse a learner's answer. Returns {ok: true, value} or
  * {ok: false, reason: 'empty' | 'invalid' | 'not-finite' | 'ambiguous'}.
  * Never throws. opts: {allowPercent = false, integer = false} (integer: commas group digits).

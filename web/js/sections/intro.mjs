@@ -23,6 +23,7 @@ import { createMatrixEditor } from '../widgets/matrix-editor.mjs';
 import { matrixView } from '../widgets/matrix-view.mjs';
 import { project } from '../worked-example.mjs';
 import { cite } from '../references.mjs';
+import { splitNumberList } from '../numerals.mjs';
 
 const MAX_LEN = 12;                 // entries in a vector field
 const DEF = {
@@ -32,14 +33,21 @@ const DEF = {
   x: 1, m: 8, s: [2, 1, 0], p: [0.5, 0.25, 0.25],
 };
 
-/** "1، 2، 3" in any digits → numbers, or {error: text key}. Separators: comma (Latin or Arabic), semicolon, spaces. */
+/**
+ * "1، 2، 3" in any digits → numbers, or {error: text key}. Split by the lesson's one list rule
+ * (numerals.mjs splitNumberList, also s5's row): "٠,٥" is 0.5, and "1,2,3" is refused with
+ * s5's comma message instead of being read as three numbers.
+ */
 export function parseList(ctx, text) {
-  const parts = String(text).replace(/[\u200e\u200f\u061c\u2066-\u2069]/g, '').trim().split(/\s*[,،؛;]\s*|\s+/).filter((x) => x !== '');
+  const parts = splitNumberList(text);
   if (!parts.length) return { error: 'intro.err.empty' };
   if (parts.length > MAX_LEN) return { error: 'intro.err.long', params: { max: MAX_LEN } };
   const out = [];
   for (const s of parts) {
     const r = ctx.parseNumber(s);
+    // the same reasons and messages as s5's row (a comma inside one token, 1,234)
+    if (!r.ok && r.reason === 'ambiguous') return { error: 's5.err.ambiguous', params: { token: s } };
+    if (!r.ok && r.reason === 'invalid' && s.includes(',')) return { error: 's5.err.comma', params: { token: s } };
     if (!r.ok || !Number.isFinite(r.value) || Math.abs(r.value) > 1e4) return { error: 'intro.err.number', params: { s } };
     out.push(r.value);
   }

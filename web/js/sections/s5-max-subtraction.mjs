@@ -14,7 +14,7 @@
 
 import { simpleTable } from '../widgets/table.mjs';
 import { h, setT, serial } from '../dom.mjs';
-import { ltrNumber } from '../numerals.mjs';
+import { ltrNumber, splitNumberList } from '../numerals.mjs';
 
 const PRESETS = [
   [1000, 999, 998],
@@ -91,14 +91,13 @@ export async function mount(root, ctx) {
    * Latin comma that is not between two digits ("1, 2"). A Latin comma between two digits belongs
    * to the number and is read as everywhere else in the lesson (numerals.mjs parseNumber, the
    * matrix editor, the practice answers): "1,5" = 1.5, "1,234" is ambiguous and refused.
+   * The split itself is numerals.mjs splitNumberList, shared with the refresher's list fields.
    * Every token is checked before the count, so "abc" is "not a number", not "too few numbers".
    */
   // what the learner typed, quoted as typed (left to right, their own digits)
   const iso = (str) => { const b = document.createElement('bdi'); b.dir = 'ltr'; b.textContent = str; return b; };
   function parseRow(text) {
-    const tokens = String(text).replace(/[\u200e\u200f\u061c]/g, '')
-      .split(/[\s،;؛]+|,(?![0-9\u06f0-\u06f9\u0660-\u0669])|(?<![0-9\u06f0-\u06f9\u0660-\u0669]),/)
-      .filter((s) => s !== '');
+    const tokens = splitNumberList(text);
     const out = [];
     for (const tok of tokens) {
       const r = ctx.parseNumber(tok);

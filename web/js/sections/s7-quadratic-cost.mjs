@@ -63,7 +63,9 @@ export async function mount(root, ctx) {
   const nCtl = field('n', 's7.calc.n', 4194304, 's7.err.n');
   const dtypeCtl = select(ctx, {
     label: 's7.calc.dtype', value: st.dtype, testid: 's7-dtype',
-    options: Object.entries(DTYPES).map(([name, b]) => ({ value: name, label: ctx.t('s7.calc.dtypeOpt', { name, b: fmt(b) }) })),
+    // the URL value stays fp32/fp16/bf16; the label uses the lesson's name (float32, float16, bfloat16).
+    // The name key is `code`, so t() returns it isolated (LRI…PDI) and its digits stay Latin.
+    options: Object.entries(DTYPES).map(([name, b]) => ({ value: name, label: ctx.t('s7.calc.dtypeOpt', { name: ctx.t(`s7.calc.dtypeName.${name}`), b: fmt(b) }) })),
     onChange: (v) => { st.dtype = v; state.set('dtype', v); calc(); },
   });
   const headsCtl = field('heads', 's7.calc.heads', 256, 's7.err.count');
