@@ -12,7 +12,12 @@
 // online softmax (the chunked kernel's way) reads K and V once too but
 // rescales the accumulators whenever the running max moves; with every
 // logit already in a small scratch buffer there is nothing to gain, and the
-// softmax here is the exact two-pass one of the reference.
+// softmax here is the exact two-pass one of the reference. Measured
+// (engine/bench/decode_bench.cpp, S = 32768, d = 128, H_q = 32, native AVX2,
+// one thread on a shared machine): this kernel 99 ms per MHA step and 33 ms
+// per GQA 32/8 step; attention()'s chunked kernel (one-pass online softmax)
+// on the same rows 334 ms and 103 ms. Keeping the pass-3 accumulators in
+// registers across value rows (column strips) measured slower (143 / 42 ms).
 #include "decode.hpp"
 
 #include <algorithm>
