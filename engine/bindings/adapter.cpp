@@ -329,4 +329,126 @@ val set_memory_budget(double bytes) {
   });
 }
 
+// ---------------------------------------------------------------- heads and the KV cache
+namespace {
+
+// A MultiheadResult as {out, weights?: matrix[], scores?: matrix[], scratchBytes, maskedRows: number[][]}.
+val multihead_to_js(const MultiheadResult& r, bool return_weights) {
+  val out = val::object();
+  out.set("out", to_js(r.out));
+  if (return_weights) {
+    val weights = val::array(), scores = val::array();
+    for (const Matrix& w : r.weights) weights.call<void>("push", to_js(w));
+    for (const Matrix& s : r.scores) scores.call<void>("push", to_js(s));
+    out.set("weights", weights);
+    out.set("scores", scores);
+  }
+  out.set("scratchBytes", static_cast<double>(r.scratch_bytes));
+  val masked = val::array();
+  for (const auto& rows : r.masked_rows) {
+    val head = val::array();
+    for (std::uint32_t row : rows) head.call<void>("push", static_cast<double>(row));
+    masked.call<void>("push", head);
+  }
+  out.set("maskedRows", masked);
+  return out;
+}
+
+std::map<int, std::unique_ptr<KvCache>> g_kv_caches;  // id -> cache
+int g_next_kv_cache = 1;
+
+KvCache& kv_cache(double id, const char* fn) {
+  const auto it = g_kv_caches.find(static_cast<int>(id));
+  if (it == g_kv_caches.end())
+    throw Error(ErrorCode::BadArgument, std::string(fn) + ": this key/value cache was deleted");
+  return *it->second;
+}
+
+}  // namespace
+
+val multihead_attention(val q, val k, val v, double heads_q, double heads_kv, val options) {
+  return guarded([&] {
+    const char* fn = "multiheadAttention";
+    const Matrix qm = to_matrix(q, fn, "q");
+    const Matrix km = to_matrix(k, fn, "k");
+    const Matrix vm = to_matrix(v, fn, "v");
+    const HeadCounts heads{to_size(heads_q), to_size(heads_kv)};
+    // a mask is L x S of one head (engine.mjs checked the divisions)
+    const std::size_t L = heads.q != 0 ? qm.rows / heads.q : 0, S = heads.kv != 0 ? km.rows / heads.kv : 0;
+    std::vector<std::uint8_t> mask;
+    const AttentionOptions opt = to_options(options, L, S, mask);
+    return multihead_to_js(attn::multihead_attention(qm.view(), km.view(), vm.view(), heads, opt),
+                           opt.return_weights);
+  });
+}
+
+val kv_bytes_read(double heads_q, double heads_kv, double rows, double d_k, double d_v) {
+  return guarded([&] {
+    return val(attn::kv_bytes_read({to_size(heads_q), to_size(heads_kv)}, to_size(rows), to_size(d_k),
+                                   to_size(d_v)));
+  });
+}
+
+val create_kv_cache(double heads_kv, double d_k, double d_v, double window) {
+  return guarded([&] {
+    auto cache = std::make_unique<KvCache>(to_size(heads_kv), to_size(d_k), to_size(d_v), to_size(window));
+    const int id = g_next_kv_cache++;
+    g_kv_caches[id] = std::move(cache);
+    return val(id);
+  });
+}
+
+val kv_cache_prefill(double id, val k, val v, val q, double heads_q, val options) {
+  return guarded([&] {
+    const char* fn = "prefill";
+    KvCache& cache = kv_cache(id, fn);
+    const Matrix km = to_matrix(k, fn, "k");
+    const Matrix vm = to_matrix(v, fn, "v");
+    if (q.isUndefined() || q.isNull()) {
+      cache.prefill(km.view(), vm.view());
+      return val::undefined();
+    }
+    const Matrix qm = to_matrix(q, fn, "q");
+    std::vector<std::uint8_t> no_mask;  // engine.mjs allows no mask here
+    const AttentionOptions opt = to_options(options, 0, 0, no_mask);
+    return multihead_to_js(cache.prefill_attention(qm.view(), km.view(), vm.view(), to_size(heads_q), opt),
+                           opt.return_weights);
+  });
+}
+
+val kv_cache_decode(double id, val q, val k, val v, val options) {
+  return guarded([&] {
+    const char* fn = "decode";
+    KvCache& cache = kv_cache(id, fn);
+    const Matrix qm = to_matrix(q, fn, "q");
+    const Matrix km = to_matrix(k, fn, "k");
+    const Matrix vm = to_matrix(v, fn, "v");
+    std::vector<std::uint8_t> no_mask;
+    const AttentionOptions opt = to_options(options, 0, 0, no_mask);
+    const AttentionResult r = cache.decode_step(qm.view(), km.view(), vm.view(), opt);
+    val out = val::object();
+    out.set("out", to_js(r.out));
+    out.set("scratchBytes", static_cast<double>(r.scratch_bytes));
+    return out;
+  });
+}
+
+val kv_cache_info(double id) {
+  return guarded([&] {
+    const KvCache& cache = kv_cache(id, "kvCache");
+    val out = val::object();
+    out.set("length", static_cast<double>(cache.length()));
+    out.set("appended", static_cast<double>(cache.appended()));
+    out.set("bytes", static_cast<double>(cache.bytes()));
+    return out;
+  });
+}
+
+val delete_kv_cache(double id) {
+  return guarded([&] {
+    g_kv_caches.erase(static_cast<int>(id));
+    return val::undefined();
+  });
+}
+
 }  // namespace attn::adapter

@@ -30,5 +30,14 @@ val jacobian_norm(val p);
 val random_normal(double seed, double rows, double cols);
 val memory_budget();
 val set_memory_budget(double bytes);
+// Heads and the KV cache (engine.hpp): q, k, v head-major; options as attention's.
+val multihead_attention(val q, val k, val v, double heads_q, double heads_kv, val options);
+val kv_bytes_read(double heads_q, double heads_kv, double rows, double d_k, double d_v);
+// KvCache objects kept in wasm memory: create returns an id, delete frees it.
+val create_kv_cache(double heads_kv, double d_k, double d_v, double window);
+val kv_cache_prefill(double id, val k, val v, val q, double heads_q, val options);  // q undefined: append only
+val kv_cache_decode(double id, val q, val k, val v, val options);
+val kv_cache_info(double id);  // {length, appended, bytes}
+val delete_kv_cache(double id);
 
 }  // namespace attn::adapter

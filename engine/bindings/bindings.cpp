@@ -23,4 +23,11 @@ EMSCRIPTEN_BINDINGS(attn) {
   function("randomNormal", &a::random_normal);
   function("memoryBudget", &a::memory_budget);
   function("setMemoryBudget", &a::set_memory_budget);
+  function("multiheadAttention", &a::multihead_attention);
+  function("kvBytesRead", &a::kv_bytes_read);
+  function("createKvCache", &a::create_kv_cache);
+  function("kvCachePrefill", &a::kv_cache_prefill);
+  function("kvCacheDecode", &a::kv_cache_decode);
+  function("kvCacheInfo", &a::kv_cache_info);
+  function("deleteKvCache", &a::delete_kv_cache);
 }

@@ -262,6 +262,30 @@ function attentionOptions(fn, args, L, S) {
   };
 }
 
+// ------------------------------------------------------------------ heads and the KV cache
+// Head-major layout (engine/README.md): a matrix of H heads with R rows each
+// keeps head h in rows [h·R, (h+1)·R).
+
+// {headsQ, headsKv} -> checked counts: both >= 1, headsQ a multiple of headsKv.
+function headCounts(fn, headsQ, headsKv) {
+  const hq = count(fn, 'headsQ', headsQ);
+  const hkv = headsKv === undefined ? hq : count(fn, 'headsKv', headsKv);
+  if (hq % hkv !== 0)
+    fail('BadArgument', `${fn}: headsQ is ${hq}, not a multiple of headsKv ${hkv}; each key/value head serves the same number of query heads`);
+  return { hq, hkv };
+}
+
+// `rows` of a matrix split evenly into `heads` heads (ShapeMismatch otherwise).
+function perHead(fn, name, m, heads, what) {
+  if (m.rows % heads !== 0)
+    fail('ShapeMismatch', `${fn}: ${name} has ${m.rows} rows, not a multiple of ${heads} ${what}; it must hold the same number of rows for each head, head after head`);
+  return m.rows / heads;
+}
+
+const KV_CACHE_OPTIONS = ['headsKv', 'dk', 'dv', 'window'];
+const DECODE_OPTIONS = ['scale', 'variant'];
+const PREFILL_OPTIONS = ['scale', 'variant', 'blockQ', 'blockK', 'returnWeights'];
+
 // ------------------------------------------------------------------ API
 function makeApi(M) {
   // The bindings return a JS Error instead of throwing it (see engine/bindings/adapter.cpp).
@@ -274,6 +298,8 @@ function makeApi(M) {
   // keyValues() handles dropped without release(): their K and V are freed
   // once the handle is garbage-collected (a safety net; release() frees now).
   const unreleased = new FinalizationRegistry((id) => { M.releaseKeyValues(id); });
+  // kvCache() handles dropped without delete(): the same safety net.
+  const undeletedCaches = new FinalizationRegistry((id) => { M.deleteKvCache(id); });
 
   return Object.freeze({
     attention(args) {
@@ -328,6 +354,133 @@ function makeApi(M) {
         },
       });
       unreleased.register(handle, id, handle);
+      return handle;
+    },
+
+    /**
+     * Attention for H_q query heads sharing H_kv key/value heads (multi-head
+     * when equal, multi-query when H_kv = 1): q (H_q·L, d_k), k (H_kv·S, d_k),
+     * v (H_kv·S, d_v), head-major; query head h uses key/value head
+     * h / (H_q/H_kv). Options as attention's (a mask is one L×S for all heads).
+     * Returns {out: (H_q·L, d_v), weights?: H_q matrices (L, S), scores?,
+     * scratchBytes, maskedRows: one array of row numbers per query head}.
+     */
+    multiheadAttention(args) {
+      const fn = 'multiheadAttention';
+      const a = readArgs(fn, () => {
+        const o = options(fn, args, ['q', 'k', 'v', 'headsQ', 'headsKv', ...ATTENTION_OPTIONS]);
+        const { q, k, v } = qkv(fn, o);
+        const { hq, hkv } = headCounts(fn, o.headsQ, o.headsKv);
+        const L = perHead(fn, 'q', q, hq, 'query heads');
+        const S = perHead(fn, 'k', k, hkv, 'key/value heads');
+        return [q, k, v, hq, hkv, attentionOptions(fn, o, L, S)];
+      });
+      return call('multiheadAttention', ...a);
+    },
+
+    /**
+     * K/V bytes one decode step reads for S cached rows: each key/value head's
+     * rows once for all its query heads, H_kv·S·(dk + dv)·4 (so H_q/H_kv = 4
+     * reads 4x less than multi-head with the same H_q).
+     */
+    kvBytesRead(args) {
+      const fn = 'kvBytesRead';
+      const a = readArgs(fn, () => {
+        const o = options(fn, args, ['headsQ', 'headsKv', 'S', 'dk', 'dv']);
+        const { hq, hkv } = headCounts(fn, o.headsQ, o.headsKv);
+        return [hq, hkv, count(fn, 'S', o.S), count(fn, 'dk', o.dk), count(fn, 'dv', o.dv)];
+      });
+      return call('kvBytesRead', ...a);
+    },
+
+    /**
+     * A key/value cache for generation, kept in the engine: headsKv heads of
+     * dk-wide keys and dv-wide values; window = w > 0 keeps only the last w
+     * rows per head. It grows within the memory budget ('TooLarge' past it).
+     * Returns {headsKv, dk, dv, window, prefill({k, v, q?, headsQ?, scale,
+     * variant, blockQ, blockK}), decode({q, k, v, scale, variant}), length(),
+     * bytes(), delete()}; see engine/README.md. Call delete() when done; a
+     * handle dropped without it is freed after garbage collection.
+     */
+    kvCache(args) {
+      const fn = 'kvCache';
+      const a = readArgs(fn, () => {
+        const o = options(fn, args, KV_CACHE_OPTIONS);
+        return [count(fn, 'headsKv', o.headsKv), count(fn, 'dk', o.dk), count(fn, 'dv', o.dv),
+          o.window === undefined ? 0 : count(fn, 'window', o.window, { min: 0 })];
+      });
+      const [headsKv, dk, dv, window] = a;
+      const id = call('createKvCache', ...a);
+      let deleted = false;
+      const alive = (name) => {
+        if (deleted) fail('BadArgument', `${name}: this key/value cache was deleted`);
+      };
+      // k (H_kv·n, dk) and v (H_kv·n, dv) for this cache; returns n
+      const kvRows = (name, k, v) => {
+        if (k.cols !== dk || v.cols !== dv)
+          fail('ShapeMismatch', `${name}: k is ${k.rows}x${k.cols} and v is ${v.rows}x${v.cols}, but the cache holds keys of ${dk} and values of ${dv} columns`);
+        if (k.rows !== v.rows)
+          fail('ShapeMismatch', `${name}: k has ${k.rows} rows but v has ${v.rows}; one value row per key row`);
+        return perHead(name, 'k', k, headsKv, 'key/value heads');
+      };
+      const handle = Object.freeze({
+        headsKv, dk, dv, window,
+        /** Appends a prompt's rows; with q (H_q·n, dk) also returns its causal multi-head attention (empty cache only). */
+        prefill(p) {
+          const name = 'prefill';
+          alive(name);
+          const b = readArgs(name, () => {
+            const o = options(name, p, ['k', 'v', 'q', 'headsQ', ...PREFILL_OPTIONS]);
+            const k = matrix(name, 'k', o.k), v = matrix(name, 'v', o.v);
+            const n = kvRows(name, k, v);
+            if (o.q === undefined) {
+              for (const key of ['headsQ', ...PREFILL_OPTIONS])
+                if (o[key] !== undefined) fail('BadArgument', `${name}: ${key} is for the prompt's attention, which needs q`);
+              return [k, v, undefined, 0, undefined];
+            }
+            const q = matrix(name, 'q', o.q);
+            if (q.cols !== dk) fail('ShapeMismatch', `${name}: q has ${q.cols} columns but the cache's keys have ${dk}`);
+            const { hq } = headCounts(name, o.headsQ ?? headsKv, headsKv);  // default: one query head per key/value head
+            if (perHead(name, 'q', q, hq, 'query heads') !== n)
+              fail('ShapeMismatch', `${name}: q has ${q.rows / hq} rows per head but k and v have ${n}; one query per prompt row`);
+            return [k, v, q, hq, attentionOptions(name, o, n, n)];
+          });
+          return call('kvCachePrefill', id, ...b);
+        },
+        /** One step: appends k (headsKv, dk), v (headsKv, dv), attends q (H_q, dk) to every cached row; {out: (H_q, dv), scratchBytes}. */
+        decode(d) {
+          const name = 'decode';
+          alive(name);
+          const b = readArgs(name, () => {
+            const o = options(name, d, ['q', 'k', 'v', ...DECODE_OPTIONS]);
+            const q = matrix(name, 'q', o.q), k = matrix(name, 'k', o.k), v = matrix(name, 'v', o.v);
+            if (kvRows(name, k, v) !== 1)
+              fail('ShapeMismatch', `${name}: k has ${k.rows} rows; a decode step appends one row per key/value head (${headsKv})`);
+            if (q.cols !== dk) fail('ShapeMismatch', `${name}: q has ${q.cols} columns but the cache's keys have ${dk}`);
+            if (q.rows % headsKv !== 0)
+              fail('BadArgument', `${name}: q has ${q.rows} rows (one per query head), not a multiple of the cache's ${headsKv} key/value heads`);
+            return [q, k, v, attentionOptions(name, o, q.rows, 1)];
+          });
+          return call('kvCacheDecode', id, ...b);
+        },
+        /** Rows held per head now: min(rows appended, window). */
+        length() {
+          alive('length');
+          return call('kvCacheInfo', id).length;
+        },
+        /** Bytes of K and V storage the cache has reserved. */
+        bytes() {
+          alive('bytes');
+          return call('kvCacheInfo', id).bytes;
+        },
+        delete() {
+          if (deleted) return;
+          deleted = true;
+          undeletedCaches.unregister(handle);
+          call('deleteKvCache', id);
+        },
+      });
+      undeletedCaches.register(handle, id, handle);
       return handle;
     },
 

@@ -13,6 +13,7 @@
 // A failed invariant calls __builtin_trap(), which libFuzzer reports as a crash
 // and saves the input. The input format (little-endian, read from the front,
 // zeros past the end) is written out in tests/fuzz/make_seeds.py.
+#include <algorithm>
 #include <cfloat>
 #include <cmath>
 #include <cstdint>
@@ -411,16 +412,129 @@ void fuzz_memory_model(Reader& r) {
   }
 }
 
+// Rows [first, first + rows) of m, copied.
+attn::Matrix rows_of(const attn::Matrix& m, std::size_t first, std::size_t rows) {
+  attn::Matrix out(rows, m.cols);
+  std::copy(m.data.begin() + first * m.cols, m.data.begin() + (first + rows) * m.cols, out.data.begin());
+  return out;
+}
+
+// multihead_attention and KvCache (entry 4): every query head equals the
+// reference of its own head (copied out, so views and copies agree); every
+// decode step equals the reference of its one row over the keys it may see
+// (the last w with a window); non-finite inputs are refused with NonFinite
+// and leave the cache as it was.
+void fuzz_heads(Reader& r) {
+  const std::size_t hkv = r.u8() % 3 + 1, G = r.u8() % 4 + 1, hq = hkv * G;
+  const std::size_t L = r.u8() % 8 + 1, S = r.u8() % 10 + 1;
+  const std::size_t d_k = r.u8() % 9 + 1, d_v = r.u8() % 9 + 1;
+  const std::uint8_t flags = r.u8();
+  const std::size_t window = (flags & 8) ? r.u8() % (S + 2) : 0;
+  const std::size_t prompt = r.u8() % (S + 1);
+  Inputs in;
+  in.q = read_matrix(r, hq * L, d_k);
+  in.k = read_matrix(r, hkv * S, d_k);
+  in.v = read_matrix(r, hkv * S, d_v);
+  in.opt.causal = flags & 1;
+  in.opt.variant = (flags & 2) ? attn::Variant::Chunked : (flags & 4) ? attn::Variant::Reference : attn::Variant::Materialized;
+  in.opt.return_weights = in.opt.variant != attn::Variant::Chunked;
+  in.opt.block_q = r.u8() % 9 + 1;
+  in.opt.block_k = r.u8() % 9 + 1;
+  const bool finite = all_finite(in.q) && all_finite(in.k) && all_finite(in.v);
+  const double scale = 1.0 / std::sqrt(static_cast<double>(d_k));
+
+  std::optional<attn::MultiheadResult> mh;
+  const auto code = error_of([&] { mh = attn::multihead_attention(in.q.view(), in.k.view(), in.v.view(), {hq, hkv}, in.opt); });
+  if (!finite) {
+    CHECK(code == attn::ErrorCode::NonFinite);
+  } else if (code) {
+    CHECK(*code == attn::ErrorCode::NonFinite);  // a logit past float32 in a fast path
+  } else {
+    CHECK(mh->out.rows == hq * L && mh->masked_rows.size() == hq);
+    CHECK(mh->weights.size() == (in.opt.return_weights ? hq : 0));
+    for (std::size_t h = 0; h < hq; ++h) {
+      Inputs one;
+      one.q = rows_of(in.q, h * L, L);
+      one.k = rows_of(in.k, (h / G) * S, S);
+      one.v = rows_of(in.v, (h / G) * S, S);
+      one.opt = in.opt;
+      attn::AttentionOptions ro = in.opt;
+      ro.variant = attn::Variant::Reference;
+      ro.return_weights = true;
+      const attn::AttentionResult ref = attn::attention(one.q.view(), one.k.view(), one.v.view(), ro);
+      attn::AttentionResult got;
+      got.out = rows_of(mh->out, h * L, L);
+      got.masked_rows = mh->masked_rows[h];
+      if (in.opt.return_weights) {
+        got.weights = mh->weights[h];
+        got.scores = mh->scores[h];
+      }
+      // the reference variant's float32 scores may read ±inf where its double logits
+      // pass float32's range (it never refuses): its weights are checked through out only
+      compare(one, ref, got, in.opt.return_weights && in.opt.variant != attn::Variant::Reference, scale);
+    }
+  }
+
+  // the same sequence through a cache: prompt rows prefilled, the rest decoded
+  attn::KvCache cache(hkv, d_k, d_v, window);
+  attn::AttentionOptions step_opt;
+  step_opt.variant = in.opt.variant == attn::Variant::Reference ? attn::Variant::Reference : attn::Variant::Materialized;
+  if (prompt > 0) {
+    attn::Matrix kp(hkv * prompt, d_k), vp(hkv * prompt, d_v);
+    for (std::size_t g = 0; g < hkv; ++g) {
+      std::copy_n(in.k.data.begin() + g * S * d_k, prompt * d_k, kp.data.begin() + g * prompt * d_k);
+      std::copy_n(in.v.data.begin() + g * S * d_v, prompt * d_v, vp.data.begin() + g * prompt * d_v);
+    }
+    const auto c = error_of([&] { cache.prefill(kp.view(), vp.view()); });
+    if (c) {
+      CHECK(*c == attn::ErrorCode::NonFinite && !finite);
+      CHECK(cache.length() == 0 && cache.appended() == 0);
+      return;
+    }
+  }
+  for (std::size_t t = prompt; t < S; ++t) {
+    attn::Matrix q(hq, d_k), k(hkv, d_k), v(hkv, d_v);
+    for (std::size_t h = 0; h < hq; ++h) std::copy_n(in.q.data.begin() + (h * L + t % L) * d_k, d_k, q.data.begin() + h * d_k);
+    for (std::size_t g = 0; g < hkv; ++g) {
+      std::copy_n(in.k.data.begin() + (g * S + t) * d_k, d_k, k.data.begin() + g * d_k);
+      std::copy_n(in.v.data.begin() + (g * S + t) * d_v, d_v, v.data.begin() + g * d_v);
+    }
+    const std::size_t before = cache.appended();
+    std::optional<attn::AttentionResult> out;
+    const auto c = error_of([&] { out = cache.decode_step(q.view(), k.view(), v.view(), step_opt); });
+    if (c) {  // only non-finite inputs are refused: the double path takes what float32 cannot
+      CHECK(*c == attn::ErrorCode::NonFinite && !finite);
+      CHECK(cache.appended() == before);
+      return;
+    }
+    CHECK(out->out.rows == hq && out->masked_rows.empty());
+    const std::size_t first = window != 0 && t + 1 > window ? t + 1 - window : 0;
+    for (std::size_t h = 0; h < hq; ++h) {
+      Inputs one;
+      one.q = rows_of(q, h, 1);
+      one.k = rows_of(in.k, (h / G) * S + first, t + 1 - first);
+      one.v = rows_of(in.v, (h / G) * S + first, t + 1 - first);
+      attn::AttentionOptions ro;
+      ro.variant = attn::Variant::Reference;
+      const attn::AttentionResult ref = attn::attention(one.q.view(), one.k.view(), one.v.view(), ro);
+      attn::AttentionResult got;
+      got.out = rows_of(out->out, h, 1);
+      compare(one, ref, got, false, scale);
+    }
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   Reader r(data, size);
   try {
-    switch (r.u8() % 4) {
+    switch (r.u8() % 5) {  // seeds written before entry 4 start with 0..3: unchanged
       case 0: fuzz_attention(r); break;
       case 1: fuzz_softmax_row(r); break;
       case 2: fuzz_experiment(r); break;
       case 3: fuzz_memory_model(r); break;
+      case 4: fuzz_heads(r); break;
     }
   } catch (const attn::Error& e) {
     std::fprintf(stderr, "fuzz_engine: unexpected attn::Error %s: %s\n", attn::error_code_name(e.code()), e.what());

@@ -2,8 +2,8 @@
 """Writes the seed corpus of fuzz_engine (tests/fuzz/corpus/) in its input format.
 
 The format, read from the front, little-endian, zeros past the end:
-  u8 op % 4: 0 attention (every variant, KeyValues, trace, statistics), 1 softmax_row,
-             2 experiment + random_normal, 3 score_matrix_bytes
+  u8 op % 5: 0 attention (every variant, KeyValues, trace, statistics), 1 softmax_row,
+             2 experiment + random_normal, 3 score_matrix_bytes, 4 heads and the KV cache
   attention: u8 L, u8 S (x < 224: x % 24 + 1, else x - 224 + 41), u8 d_k-1, u8 d_v-1 (modulo 12), u8 flags
              (1 causal, 2 mask, 4 scale given, 32 row_offset near SIZE_MAX, 64 block_q = SIZE_MAX),
              f32 scale, [u8 block_q-1 unless flag 64], u8 block_k-1,
@@ -11,6 +11,11 @@ The format, read from the front, little-endian, zeros past the end:
              then q, k, v: u8 mode, u8 exponent, entries (mode % 4 == 0: f32 bits each;
              else int8 each, the value int8/8 * 2^(exponent-128)), then the mask bits (LSB first).
   softmax_row: u8 n-1, u8 subtract_max (bit 0), n f32.
+  heads (op 4: multihead_attention, then KvCache prefill + decode steps of the same sequence):
+             u8 H_kv-1 (% 3), u8 G-1 (% 4; H_q = H_kv·G), u8 L-1 (% 8), u8 S-1 (% 10), u8 d_k-1 (% 9),
+             u8 d_v-1 (% 9), u8 flags (1 causal, 2 chunked, 4 reference, 8 window follows),
+             [u8 window % (S+2) if flag 8], u8 prompt rows % (S+1), then q (H_q·L, d_k),
+             k (H_kv·S, d_k), v (H_kv·S, d_v) as above, u8 block_q-1 (% 9), u8 block_k-1 (% 9).
 Run from the repository root: python3 tests/fuzz/make_seeds.py
 """
 import os
@@ -83,6 +88,12 @@ def seeds():
     yield 'experiment', bytes([2, 7, 3, 2]) + struct.pack('<I', 1) + bytes([0]) + struct.pack('<I', 7) + bytes([32, 1])
     yield 'memory-model', bytes([3, 0]) + struct.pack('<I', 2048) + bytes([0]) + struct.pack('<I', 4) + b'\0\1\0\0\0' * 3
     yield 'memory-model-huge', bytes([3]) + (bytes([1]) + struct.pack('<d', 1e300)) * 5
+    # heads: GQA (H_kv = 2, G = 2), L = 3, S = 5, d = 2, causal, window 3, 2 prompt rows
+    yield 'heads-gqa-window', (bytes([4, 1, 1, 2, 4, 1, 1, 1 | 8, 3, 2]) + small(128, *ints[:24])
+                               + small(128, *ints[24:44]) + small(128, *ints[44:64]) + bytes([1, 2]))
+    # heads: MQA (H_kv = 1, G = 4), chunked, values near FLT_MAX/S (the decode's double path)
+    yield 'heads-mqa-huge-v', (bytes([4, 0, 3, 1, 6, 2, 0, 2, 3]) + small(128, *ints[64:88])
+                               + small(128, *ints[88:109]) + small(252, *ints[109:116]) + bytes([0, 3]))
 
 
 def main():

@@ -4,8 +4,8 @@
 // Shape letters, used everywhere in engine/:
 //   L queries, S keys, d_k query/key width, d_v value width.
 //   q: (L, d_k)  k: (S, d_k)  v: (S, d_v)  scores, weights: (L, S)  out: (L, d_v)
-// All matrices are row-major float32. This header does not do training,
-// multiple heads or batching: the caller loops over those.
+// All matrices are row-major float32. Multiple heads (head-major) and the KV
+// cache have their own section below; no training, no batching.
 #pragma once
 
 #include <cstddef>
@@ -140,6 +140,113 @@ class KeyValues {
 
 // attention(q, kv.k(), kv.v(), opt) without checking k and v again.
 AttentionResult attention(MatrixView q, const KeyValues& kv, const AttentionOptions& opt);
+
+// ---------------------------------------------------------------- heads and the KV cache
+// Multi-head, grouped-query and multi-query attention, built on attention()
+// above (heads.cpp), and a KV cache with decode steps (kv_cache.cpp,
+// decode.cpp). Layout is HEAD-MAJOR everywhere: a matrix holding H heads of
+// R rows each keeps head h in rows [h·R, (h+1)·R).
+//   q: (H_q·L, d_k)   k: (H_kv·S, d_k)   v: (H_kv·S, d_v)   out: (H_q·L, d_v)
+// H_q must be a multiple of H_kv; G = H_q / H_kv query heads share one KV
+// head, and query head h uses KV head h / G (H_kv = H_q: multi-head, MHA;
+// H_kv = 1: multi-query, MQA; between: grouped-query, GQA).
+struct HeadCounts {
+  std::size_t q = 1;   // H_q, query heads
+  std::size_t kv = 1;  // H_kv, key/value heads; divides q
+};
+
+struct MultiheadResult {
+  Matrix out;                      // (H_q·L, d_v), head-major
+  std::vector<Matrix> scores;      // H_q matrices (L, S); empty unless return_weights
+  std::vector<Matrix> weights;     // H_q matrices (L, S); empty unless return_weights
+  std::size_t scratch_bytes = 0;   // the largest scratch_bytes of one kernel call
+  std::vector<std::vector<std::uint32_t>> masked_rows;  // per query head: rows (0..L-1) with no visible key
+};
+
+// attention() for every query head against its KV head's rows, which are
+// read through views, never copied. opt applies to every head as it is
+// (causal, row_offset, scale, variant, blocks, and any later visibility
+// option); opt.mask, if set, is one L×S mask shared by all heads.
+// Errors: heads.q or heads.kv = 0 -> ZeroDimension; heads.q not a multiple
+// of heads.kv -> BadArgument; q.rows not a multiple of H_q, k.rows not a
+// multiple of H_kv, k.rows != v.rows, q.cols != k.cols -> ShapeMismatch;
+// the output (and weights) past the budget -> TooLarge, before allocating;
+// then whatever attention() throws for one head.
+MultiheadResult multihead_attention(MatrixView q, MatrixView k, MatrixView v, HeadCounts heads,
+                                    const AttentionOptions& opt);
+
+// K/V bytes one decode step (KvCache::decode_step) reads for S cached rows:
+// each KV head's K and V rows are streamed ONCE for all G query heads of
+// its group, so this is H_kv·S·(d_k + d_v)·4, whatever H_q is. Grouped-query
+// attention with H_q / H_kv = 4 thus reads 4x fewer bytes than multi-head
+// attention with the same H_q. multihead_attention reads a head's K/V once
+// per query head today (one attention() call each; see heads.cpp), and
+// once per group after the switch marked there. In double: no wrap on wasm32.
+double kv_bytes_read(HeadCounts heads, std::size_t S, std::size_t d_k, std::size_t d_v);
+
+// K and V rows of one sequence for H_kv heads, for generation: prefill()
+// appends a prompt's rows, decode_step() appends one new row per KV head and
+// attends one new query row per query head to every cached row.
+// Without a window the cache grows (capacity doubles, as std::vector) up to
+// the memory budget: the cache's whole K and V storage must fit
+// memory_budget(), checked before allocating (TooLarge otherwise). With a
+// window w > 0 it keeps only the last w rows per head (a ring buffer of w
+// rows, allocated once, up to w rows as needed).
+class KvCache {
+ public:
+  // heads_kv, d_k, d_v >= 1 (ZeroDimension otherwise); window 0 = keep everything.
+  KvCache(std::size_t heads_kv, std::size_t d_k, std::size_t d_v, std::size_t window = 0);
+
+  // Appends n rows per head: k (H_kv·n, d_k), v (H_kv·n, d_v), head-major.
+  // Checks shapes and finiteness first; nothing changes when it throws.
+  void prefill(MatrixView k, MatrixView v);
+
+  // prefill(k, v) on an EMPTY cache, then causal attention of the prompt's
+  // queries q (H_q·n, d_k) against it: multihead_attention(q, k, v, {H_q,
+  // H_kv}, opt) with opt.causal = true (row i sees keys 0..i) and, with a
+  // window w < n, each row restricted to its last w keys (a banded mask
+  // until AttentionOptions has a window). Other options pass through.
+  // BadArgument if the cache is not empty or opt.mask is set.
+  MultiheadResult prefill_attention(MatrixView q, MatrixView k, MatrixView v, std::size_t heads_q,
+                                    const AttentionOptions& opt);
+
+  // One generation step: appends k_new (H_kv, d_k) and v_new (H_kv, d_v),
+  // one row per KV head, then attends q (H_q, d_k), one row per query head,
+  // to every cached row of its KV head (the new one included). Returns
+  // {out (H_q, d_v), scratch_bytes}. opt.scale as attention's; opt.variant
+  // Reference computes in double (attention()'s reference), the others run
+  // the SIMD decode kernel (decode.cpp), which reads each KV head's rows once
+  // for its G query rows; inputs whose float32 steps could overflow (the
+  // bound of attention()) take the double reference instead, which never
+  // refuses. causal, row_offset and blocks do not apply (the new row sees
+  // everything cached); opt.mask or return_weights -> BadArgument. q.rows =
+  // H_q must be a multiple of H_kv (BadArgument). Everything is checked,
+  // and the output allocated, before appending: when it throws, the cache
+  // is unchanged.
+  AttentionResult decode_step(MatrixView q, MatrixView k_new, MatrixView v_new,
+                              const AttentionOptions& opt);
+
+  std::size_t heads_kv() const { return heads_kv_; }
+  std::size_t d_k() const { return d_k_; }
+  std::size_t d_v() const { return d_v_; }
+  std::size_t window() const { return window_; }
+  std::size_t length() const;        // rows held per head: min(appended, window) (all without a window)
+  std::size_t appended() const { return appended_; }  // rows appended per head since creation
+  std::size_t bytes() const;         // bytes of K and V storage reserved (capacity)
+  // Head h's cached rows, in storage order (a ring buffer: not time order
+  // once a window has wrapped). (length(), d_k) and (length(), d_v).
+  MatrixView k(std::size_t head) const;
+  MatrixView v(std::size_t head) const;
+
+ private:
+  void reserve_rows(std::size_t rows, const char* fn);  // TooLarge before allocating
+  void append(MatrixView k, MatrixView v, std::size_t n);  // n rows per head, already checked
+  std::size_t heads_kv_, d_k_, d_v_, window_;
+  std::size_t capacity_ = 0;  // rows per head allocated
+  std::size_t appended_ = 0;
+  std::vector<AlignedFloatVector> k_, v_;  // one per head: (capacity_, d_k), (capacity_, d_v)
+  float max_abs_k_ = 0, max_abs_v_ = 0;    // largest |entry| ever appended (the overflow guard)
+};
 
 // Step-by-step trace of online softmax for ONE query row, for the lesson.
 struct OnlineSoftmaxStep {
