@@ -37,7 +37,7 @@ export const LANGUAGES = [
     font: 'vazirmatn',
     listSeparator: '، ',
     notANumber: 'ناعدد',
-    textLoadFailed: 'متن صفحه بارگیری نشد. صفحه را دوباره بارگیری کنید.',
+    textLoadFailed: 'متن صفحه بارگذاری نشد. صفحه را دوباره بارگذاری کنید.',
     text: {
       wrongLetters: { '\u064A': 'Arabic yeh ي (U+064A)', '\u0643': 'Arabic kaf ك (U+0643)' },
       termProclitics: '',
