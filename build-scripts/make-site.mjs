@@ -227,7 +227,12 @@ errors.push(...loadErrors, ...checkTexts(texts));
 // one term per concept in each language (web/text/<lang>/terms.json, not shipped)
 for (const lang of LANGS) {
   if (!terms[lang]) errors.push(`missing web/text/${lang}/${TERMS_FILE} (the terminology the prose must follow)`);
-  else errors.push(...checkTerms(lang, texts[lang], terms[lang], origin[lang]));
+  else {
+    errors.push(...checkTerms(lang, texts[lang], terms[lang], origin[lang]));
+    // the registry's own prose for the language (shown when the text file cannot load) follows the same terms
+    const { textLoadFailed, notANumber } = language(lang);
+    errors.push(...checkTerms(lang, { textLoadFailed, notANumber }, terms[lang], { textLoadFailed: '../js/languages.mjs', notANumber: '../js/languages.mjs' }));
+  }
 }
 for (const lang of LANGS) if (!Object.keys(texts[lang]).length) errors.push(`no prose found for ${lang} in ${path.relative(ROOT, TEXT_DIR)}/${lang}/`);
 
