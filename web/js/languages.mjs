@@ -14,7 +14,8 @@
 //                    agree with Intl, so they cannot drift from what the page shows)
 //   font             the @fontsource package the pages use (vendor/fonts/<font>.css)
 //   listSeparator    between the items of an inline list built by code
-//   notANumber       the word shown for NaN (not left to the browser's CLDR version)
+//   notANumber       what a NaN is shown as: `NaN`, the name the lessons explain (s5), not a
+//                    translated word the text would have to explain as well
 //   textLoadFailed   the one message shown when the language's text file cannot load
 //                    (then no translated text exists to take it from)
 //   text             rules of the build's prose checks (build-scripts/text-checks.mjs):
@@ -36,7 +37,7 @@ export const LANGUAGES = [
     group: '\u066c',
     font: 'vazirmatn',
     listSeparator: '، ',
-    notANumber: 'ناعدد',
+    notANumber: 'NaN',
     textLoadFailed: 'متن صفحه بارگذاری نشد. صفحه را دوباره بارگذاری کنید.',
     text: {
       wrongLetters: { '\u064A': 'Arabic yeh ي (U+064A)', '\u0643': 'Arabic kaf ك (U+0643)' },
@@ -54,7 +55,7 @@ export const LANGUAGES = [
     group: '\u066c',
     font: 'noto-naskh-arabic',
     listSeparator: '، ',
-    notANumber: 'ليس رقمًا',
+    notANumber: 'NaN',
     textLoadFailed: 'تعذّر تحميل نص الصفحة. أعد تحميل الصفحة.',
     text: {
       wrongLetters: { '\u06CC': 'Persian yeh ی (U+06CC)', '\u06A9': 'Persian keheh ک (U+06A9)' },
