@@ -5,14 +5,17 @@
 // about 15 s per page and the score moves with the machine's load).
 //
 //   node build-scripts/lighthouse.mjs [--runs 3] [--pages fa,ar,fa-practice,ar-practice]
-//        [--json FILE] [--keep DIR]
+//        [--compare DIR] [--json FILE] [--keep DIR]
 //   SITE_DIR=build/site-old node build-scripts/lighthouse.mjs    (default: build/site)
-//   BASE_URL=http://127.0.0.1:8080 uses a server you started instead of serve.mjs.
+//   --compare build/site-old: a before/after table; the two sites' runs alternate (old, new,
+//   old, new…), so a change in the machine's load falls on both alike.
 //   CHROMIUM_PATH (default /usr/bin/chromium).
 //
-// Each page is measured --runs times, one run at a time (each in a fresh Chromium profile,
-// Lighthouse's own); the table shows the median run by performance score, with the other runs'
-// performance scores beside it. --keep DIR keeps every run's full Lighthouse JSON report.
+// Each page is measured --runs times per site, one run at a time (each in a fresh Chromium
+// profile, Lighthouse's own); the table shows the median run by performance score, with every
+// run's performance score beside it. --keep DIR keeps every run's full Lighthouse JSON report.
+// The score moves with the load of the machine (Lighthouse's simulated throttling scales the
+// CPU time it observes): the load average is printed with the table.
 // Exit code 0 whatever the scores (the goals of issue 14 item 7 are printed, not enforced).
 
 import { spawn } from 'node:child_process';
@@ -35,6 +38,8 @@ const opt = (name, def) => { const i = args.indexOf(`--${name}`); return i >= 0 
 const RUNS = Math.max(1, Number(opt('runs', 3)));
 const JSON_OUT = opt('json', null);
 const KEEP = opt('keep', null);
+const COMPARE = opt('compare', null);
+const SITES = [...(COMPARE ? [path.resolve(COMPARE)] : []), SITE];
 const PAGES = {
   fa: '/fa/index.html', ar: '/ar/index.html',
   'fa-practice': '/fa/practice.html', 'ar-practice': '/ar/practice.html',
@@ -52,10 +57,10 @@ function freePort() {
   });
 }
 
-async function startServer() {
+async function startServer(site) {
   const port = await freePort();
   const child = spawn(process.execPath, [path.join(ROOT, 'build-scripts', 'serve.mjs')], {
-    env: { ...process.env, PORT: String(port), SITE_DIR: SITE }, stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, PORT: String(port), SITE_DIR: site }, stdio: ['ignore', 'pipe', 'inherit'],
   });
   await new Promise((resolve, reject) => {
     child.stdout.on('data', (d) => { if (/Serving/.test(String(d))) resolve(); });
@@ -64,16 +69,20 @@ async function startServer() {
   return { base: `http://127.0.0.1:${port}`, stop: () => { if (child.exitCode === null) child.kill('SIGTERM'); } };
 }
 
-// One Lighthouse run (its CLI, in a child process) → the parsed JSON report.
+// One Lighthouse run (its CLI, in a child process) → the parsed JSON report. Stopping this
+// script stops the run (Lighthouse closes its Chromium on SIGINT).
+let running = null;
+for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => { if (running) running.kill('SIGINT'); process.exit(130); });
 function lighthouse(url, outFile) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [LIGHTHOUSE, url, '--quiet', '--output=json', `--output-path=${outFile}`,
+    const child = running = spawn(process.execPath, [LIGHTHOUSE, url, '--quiet', '--output=json', `--output-path=${outFile}`,
       `--only-categories=${CATEGORIES.join(',')}`, `--chrome-flags=${CHROMIUM_ARGS.join(' ')}`], {
       env: { ...process.env, CHROME_PATH: CHROMIUM }, stdio: ['ignore', 'ignore', 'pipe'],
     });
     let err = '';
     child.stderr.on('data', (d) => { err += d; });
     child.on('exit', (code) => {
+      running = null;
       if (code !== 0) return reject(new Error(`lighthouse ${url} exited ${code}: ${err.slice(-2000)}`));
       try { resolve(JSON.parse(fs.readFileSync(outFile, 'utf8'))); } catch (e) { reject(e); }
     });
@@ -102,43 +111,56 @@ async function main() {
     console.error('lighthouse is not installed (npm ci installs it: a devDependency)');
     process.exit(2);
   }
-  const server = process.env.BASE_URL ? { base: process.env.BASE_URL.replace(/\/$/, ''), stop() {} } : await startServer();
+  const servers = [];
+  for (const site of SITES) servers.push({ site, name: path.relative(ROOT, site) || site, ...(await startServer(site)) });
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'attn-lighthouse-'));
   if (KEEP) fs.mkdirSync(KEEP, { recursive: true });
-  const results = {};
+  const load = [os.loadavg()[0]];
+  const results = Object.fromEntries(servers.map((s) => [s.name, {}]));
   try {
     for (const id of PAGE_IDS) {
-      const runs = [];
+      const runs = Object.fromEntries(servers.map((s) => [s.name, []]));
       for (let r = 0; r < RUNS; r++) {
-        const out = path.join(KEEP || tmp, `${id}-${r + 1}.json`);
-        const s = summarize(await lighthouse(server.base + PAGES[id], out));
-        runs.push(s);
-        console.error(`${id} run ${r + 1}/${RUNS}: performance ${fmtScore(s.scores.performance)}, TBT ${fmtMs(s.tbtMs)}`);
+        for (const [k, server] of servers.entries()) {
+          const out = path.join(KEEP || tmp, `${id}-${servers.length > 1 ? `site${k + 1}-` : ''}${r + 1}.json`);
+          const s = summarize(await lighthouse(server.base + PAGES[id], out));
+          runs[server.name].push(s);
+          load.push(os.loadavg()[0]);
+          console.error(`${server.name} ${id} run ${r + 1}/${RUNS}: performance ${fmtScore(s.scores.performance)}, TBT ${fmtMs(s.tbtMs)}, load ${os.loadavg()[0].toFixed(1)}`);
+        }
       }
-      const sorted = [...runs].sort((x, y) => x.scores.performance - y.scores.performance);
-      results[id] = { median: sorted[Math.floor((sorted.length - 1) / 2)], runs };
+      for (const server of servers) {
+        const sorted = [...runs[server.name]].sort((x, y) => x.scores.performance - y.scores.performance);
+        results[server.name][id] = { median: sorted[Math.floor((sorted.length - 1) / 2)], runs: runs[server.name] };
+      }
     }
   } finally {
-    server.stop();
+    for (const s of servers) s.stop();
     fs.rmSync(tmp, { recursive: true, force: true });
   }
 
-  const rows = [['page', ...CATEGORIES, 'TBT', 'FCP', 'LCP', 'SI', 'CLS', 'performance, every run']];
-  for (const [id, { median: m, runs }] of Object.entries(results)) {
-    rows.push([id, ...CATEGORIES.map((c) => fmtScore(m.scores[c])), fmtMs(m.tbtMs), fmtMs(m.fcpMs), fmtMs(m.lcpMs), fmtMs(m.siMs),
-      m.cls == null ? '—' : m.cls.toFixed(3), runs.map((r) => fmtScore(r.scores.performance)).join(' ')]);
+  const rows = [['site', 'page', ...CATEGORIES, 'TBT', 'FCP', 'LCP', 'SI', 'CLS', 'performance, every run']];
+  for (const [id] of PAGE_IDS.entries()) {
+    for (const server of servers) {
+      const { median: m, runs } = results[server.name][PAGE_IDS[id]];
+      rows.push([server.name, PAGE_IDS[id], ...CATEGORIES.map((c) => fmtScore(m.scores[c])), fmtMs(m.tbtMs), fmtMs(m.fcpMs), fmtMs(m.lcpMs), fmtMs(m.siMs),
+        m.cls == null ? '—' : m.cls.toFixed(3), runs.map((x) => fmtScore(x.scores.performance)).join(' ')]);
+    }
   }
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
   for (const r of rows) console.log(r.map((c, i) => c.padEnd(widths[i])).join('  '));
-  const first = Object.values(results)[0]?.median;
-  if (first) console.log(`Lighthouse ${first.lighthouse}, mobile, simulated throttling; ${first.userAgent}; site ${path.relative(ROOT, SITE) || SITE}; median of ${RUNS} run(s)`);
-  for (const [id, { median: m }] of Object.entries(results)) {
-    const below = CATEGORIES.filter((c) => m.scores[c] == null || m.scores[c] < GOAL[c]);
-    const failing = Object.entries(m.failing).filter(([, ids]) => ids.length).map(([c, ids]) => `${c}: ${ids.join(', ')}`);
-    console.log(`${id}: ${below.length ? `below the goal in ${below.join(', ')}` : 'every goal met'}${failing.length ? ` (${failing.join('; ')})` : ''}`);
+  const first = results[servers[0].name][PAGE_IDS[0]].median;
+  console.log(`Lighthouse ${first.lighthouse}, mobile, simulated throttling; ${first.userAgent}; median of ${RUNS} run(s); ` +
+    `1-min load average ${Math.min(...load).toFixed(1)}–${Math.max(...load).toFixed(1)} on ${os.cpus().length} CPUs`);
+  for (const server of servers) {
+    for (const [id, { median: m }] of Object.entries(results[server.name])) {
+      const below = CATEGORIES.filter((c) => m.scores[c] == null || m.scores[c] < GOAL[c]);
+      const failing = Object.entries(m.failing).filter(([, ids]) => ids.length).map(([c, ids]) => `${c}: ${ids.join(', ')}`);
+      console.log(`${server.name} ${id}: ${below.length ? `below the goal in ${below.join(', ')}` : 'every goal met'}${failing.length ? ` (${failing.join('; ')})` : ''}`);
+    }
   }
   if (JSON_OUT) {
-    fs.writeFileSync(JSON_OUT, JSON.stringify({ date: new Date().toISOString(), runs: RUNS, site: path.relative(ROOT, SITE) || SITE, goal: GOAL, results }, null, 1) + '\n');
+    fs.writeFileSync(JSON_OUT, JSON.stringify({ date: new Date().toISOString(), runs: RUNS, loadAverage: load, goal: GOAL, results }, null, 1) + '\n');
     console.log(`wrote ${JSON_OUT}`);
   }
 }
