@@ -89,6 +89,17 @@ function lighthouse(url, outFile) {
   });
 }
 
+// On a loaded machine a run sometimes ends with a DevTools protocol timeout: try it again
+// (twice at most), saying so.
+async function lighthouseRetried(url, outFile) {
+  for (let attempt = 1; ; attempt++) {
+    try { return await lighthouse(url, outFile); } catch (e) {
+      if (attempt >= 3) throw e;
+      console.error(`retrying (${e.message.split('\n')[0].slice(0, 200)})`);
+    }
+  }
+}
+
 function summarize(report) {
   const a = report.audits;
   const num = (id) => (a[id] && typeof a[id].numericValue === 'number' ? a[id].numericValue : null);
@@ -123,7 +134,7 @@ async function main() {
       for (let r = 0; r < RUNS; r++) {
         for (const [k, server] of servers.entries()) {
           const out = path.join(KEEP || tmp, `${id}-${servers.length > 1 ? `site${k + 1}-` : ''}${r + 1}.json`);
-          const s = summarize(await lighthouse(server.base + PAGES[id], out));
+          const s = summarize(await lighthouseRetried(server.base + PAGES[id], out));
           runs[server.name].push(s);
           load.push(os.loadavg()[0]);
           console.error(`${server.name} ${id} run ${r + 1}/${RUNS}: performance ${fmtScore(s.scores.performance)}, TBT ${fmtMs(s.tbtMs)}, load ${os.loadavg()[0].toFixed(1)}`);
@@ -140,10 +151,10 @@ async function main() {
   }
 
   const rows = [['site', 'page', ...CATEGORIES, 'TBT', 'FCP', 'LCP', 'SI', 'CLS', 'performance, every run']];
-  for (const [id] of PAGE_IDS.entries()) {
+  for (const id of PAGE_IDS) {
     for (const server of servers) {
-      const { median: m, runs } = results[server.name][PAGE_IDS[id]];
-      rows.push([server.name, PAGE_IDS[id], ...CATEGORIES.map((c) => fmtScore(m.scores[c])), fmtMs(m.tbtMs), fmtMs(m.fcpMs), fmtMs(m.lcpMs), fmtMs(m.siMs),
+      const { median: m, runs } = results[server.name][id];
+      rows.push([server.name, id, ...CATEGORIES.map((c) => fmtScore(m.scores[c])), fmtMs(m.tbtMs), fmtMs(m.fcpMs), fmtMs(m.lcpMs), fmtMs(m.siMs),
         m.cls == null ? '—' : m.cls.toFixed(3), runs.map((x) => fmtScore(x.scores.performance)).join(' ')]);
     }
   }
