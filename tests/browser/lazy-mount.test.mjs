@@ -3,11 +3,12 @@
 // (pending → loading → ready | error) in order, so each test asserts an order of events, not
 // a time: the sections far down start loading after the first screen is ready, unless the
 // reader scrolls to them, the #hash points at them or the URL holds their state; and
-// html[data-lesson]="ready" still arrives with every section ready.
+// html[data-lesson]="ready" still arrives with every section ready. One test measures a
+// position: a reader who jumped down keeps their place while the sections above them mount.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, assertNoIssues, byTestId, LANGS } from './helpers.mjs';
-import { openLesson, sectionStates, SECTION_IDS } from './lesson-helpers.mjs';
+import { launch, newPage, url, assertNoIssues, byTestId, LANGS } from './helpers.mjs';
+import { openLesson, waitLesson, sectionStates, SECTION_IDS } from './lesson-helpers.mjs';
 
 const T = { timeout: 120000 };
 let b;
@@ -90,6 +91,25 @@ test('fa: URL state of a late section (?s7.…) mounts it at once and restores i
   assert.equal(await byTestId(page, 's7-dtype').inputValue(), 'fp32');
   assert.equal(await byTestId(page, 's7-heads').inputValue().then((v) => v.replace(/[۰-۹]/g, (d) => '۰۱۲۳۴۵۶۷۸۹'.indexOf(d))), '4');
   assert.ok(await byTestId(page, 's7-copy-link').isVisible(), 's7 has its copy-link button');
+  await allReady(page);
+  assertNoIssues(page);
+  await page.close();
+});
+
+test('ar: a reader who jumps to a far section stays there while the sections above it mount', T, async () => {
+  const page = await newPage(b);
+  await page.goto(url('/ar/index.html'), { waitUntil: 'load' });
+  await page.waitForFunction(() => document.getElementById('intro')?.dataset.state === 'ready');
+  await page.mouse.wheel(0, 10);   // the reader moves: the page does not scroll for them afterwards
+  const before = await page.evaluate(() => {
+    document.getElementById('s9').scrollIntoView();
+    const pending = [...document.querySelectorAll('main > section')].filter((s) => s.dataset.state === 'pending').map((s) => s.id);
+    return { top: document.getElementById('s9-h').getBoundingClientRect().top, pending };
+  });
+  assert.ok(before.pending.length >= 3, `several sections were still to mount (${before.pending})`);
+  await waitLesson(page);
+  const after = await page.evaluate(() => document.getElementById('s9-h').getBoundingClientRect().top);
+  assert.ok(Math.abs(after - before.top) <= 2, `s9's heading stayed where the reader put it: ${before.top} → ${after} px`);
   await allReady(page);
   assertNoIssues(page);
   await page.close();
