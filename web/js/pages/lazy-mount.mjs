@@ -24,7 +24,49 @@ const idle = typeof requestIdleCallback === 'function'
   ? (fn) => requestIdleCallback(fn, { timeout: 2000 })   // never wait forever on a busy page
   : (fn) => setTimeout(fn, 50);
 
+// The reader's place while sections mount: the browser's own scroll anchoring picks an element
+// of a section that is still to grow (a section above, whose last lines show under the fixed
+// where-bar, or a placeholder the mount removes), and a reader who jumped to s9 saw it pushed
+// down by the height of s8 (68 → 1609 px). So while sections mount, the page keeps the top of
+// the section under the line a quarter down the screen where it was, itself: browser anchoring is off
+// (html.lesson-mounting, site.css), a ResizeObserver sees any section change height and the
+// page scrolls by what that moved the reader's section; a scroll re-reads the place.
+function keepPlace(sections) {
+  if (typeof ResizeObserver === 'undefined') return () => {};
+  const root = document.documentElement;
+  root.classList.add('lesson-mounting');
+  let anchor = null, anchorTop = 0, y = 0;
+  const read = () => {
+    const line = window.innerHeight / 4;   // below the where-bar, in what the reader reads
+    anchor = sections.find((s) => s.getBoundingClientRect().bottom > line) || null;
+    anchorTop = anchor ? anchor.getBoundingClientRect().top : 0;
+    y = window.scrollY;
+  };
+  // Where the anchor is against where the scrolling since the last look puts it: the
+  // difference is what sections above it grew; scroll by that, then look again. (A scroll
+  // event may come after a section grew and before the ResizeObserver reports it: it
+  // compensates too, so the growth is never taken as the reader's own move.)
+  const adjust = () => {
+    if (anchor) {
+      const moved = anchor.getBoundingClientRect().top - (anchorTop - (window.scrollY - y));
+      if (Math.abs(moved) >= 1) window.scrollTo({ top: window.scrollY + moved, behavior: 'instant' });
+    }
+    read();
+  };
+  const onScroll = adjust;
+  const ro = new ResizeObserver(adjust);
+  read();
+  for (const s of sections) ro.observe(s);
+  window.addEventListener('scroll', onScroll, { passive: true });
+  return () => {
+    ro.disconnect();
+    window.removeEventListener('scroll', onScroll);
+    root.classList.remove('lesson-mounting');
+  };
+}
+
 export function lazyMount({ ids, mount, urgent = [], rootMargin = '200% 0px 200% 0px' }) {
+  const release = keepPlace(ids.map((id) => document.getElementById(id)).filter(Boolean));
   const started = new Map();
   const settled = new Map();
   const whenSettled = new Map(ids.map((id) => [id, new Promise((resolve) => settled.set(id, resolve))]));
@@ -74,7 +116,7 @@ export function lazyMount({ ids, mount, urgent = [], rootMargin = '200% 0px 200%
 
   return {
     firstScreen: firstScreen.then(() => {}),
-    all: Promise.all(ids.map((id) => whenSettled.get(id))).then(() => { if (io) io.disconnect(); }),
+    all: Promise.all(ids.map((id) => whenSettled.get(id))).then(() => { if (io) io.disconnect(); release(); }),
     start,
     mountAll,
     isStarted: (id) => started.has(id),
