@@ -13,7 +13,8 @@
 //   web/sw.js               → sw.js (the service worker, written last by sw-manifest.mjs: its
 //                             MANIFEST lists every other file of the site, its VERSION hashes
 //                             all of them; see web/README.md, "Offline")
-// Template placeholders: {{head}} (web/pages/_head.html) {{lang}} {{dir}} {{title}} {{font}} {{titles}} {{csp}}
+// Template placeholders: {{head}} (web/pages/_head.html) {{lessonToc}} {{lessonSections}}
+// (the lesson's contents <li>s and <section> slots, from web/js/lesson-sections.mjs) {{lang}} {{dir}} {{title}} {{font}} {{titles}} {{csp}}
 // {{t:key}} (a prose key as element content, `code` as <bdi dir="ltr">),
 // {{a:key}} (a prose key as plain escaped text, for attributes); {{t.ar:key}} / {{a.fa:key}}
 // take the key from that language's text instead of the page's (the bilingual chooser).
@@ -36,6 +37,7 @@ import { TERMS_FILE, checkTexts, checkTerms, checkPageHtml, loadTextDir } from '
 import { LANGUAGES, language, languageCodes, otherLanguages } from '../web/js/languages.mjs';
 import { writeServiceWorker, SW_SOURCE } from './sw-manifest.mjs';
 import { CSP } from './site-policy.mjs';
+import { SECTIONS } from '../web/js/lesson-sections.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const WEB = path.join(ROOT, 'web');
@@ -91,8 +93,17 @@ const plainText = (s) => String(s).replace(/`|\*\*/g, '').replace(/\$([^$]*)\$/g
 // where a template says {{head}}, then filled like the rest of the template.
 const HEAD_PARTIAL = path.join(ROOT, 'web', 'pages', '_head.html');
 
+// The lesson's contents list and section slots, from the one list of sections
+// (web/js/lesson-sections.mjs), as template markup filled like the rest of the page.
+const LESSON_PARTS = {
+  lessonToc: SECTIONS.map((s) => `      <li><a href="#${s.id}">{{t:${s.title}}}</a></li>`).join('\n'),
+  lessonSections: SECTIONS.map((s) => `  <section id="${s.id}" data-testid="${s.id}" aria-labelledby="${s.id}-h">` +
+    `<h2 id="${s.id}-h">{{t:${s.title}}}</h2><p class="section-loading">{{t:site.loading}}</p></section>`).join('\n'),
+};
+
 function fillTemplate(tpl, lang, texts, name, titleKey) {
   if (tpl.includes('{{head}}')) tpl = tpl.replace('{{head}}', fs.readFileSync(HEAD_PARTIAL, 'utf8').trimEnd());
+  for (const [part, markup] of Object.entries(LESSON_PARTS)) tpl = tpl.replace(new RegExp(`^[ \\t]*\\{\\{${part}\\}\\}`, 'm'), () => markup);
   const dict = texts[lang];
   const titleOf = (d) => String(d[titleKey] ?? d['site.title'] ?? 'Attention').replace(/`|\*\*|\$/g, '');
   const vars = {

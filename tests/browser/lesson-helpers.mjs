@@ -1,10 +1,11 @@
 // Lesson-page helpers shared by the lesson, a11y and screenshot tests.
 import assert from 'node:assert/strict';
 import { newPage, url, byTestId, readTable } from './helpers.mjs';
+import { SECTIONS } from '../../web/js/lesson-sections.mjs';
 
-// Every <section> of the lesson page, sorted (the tests compare sorted id lists);
-// page order: intro, s1…s9, summary, refs.
-export const SECTION_IDS = ['intro', 's1', 's2', 's3', 's4', 's5', 's6', 's7', 's8', 's9', 'summary', 'refs'].sort();
+// Every <section> of the lesson page (web/js/lesson-sections.mjs), sorted (the tests compare
+// sorted id lists); page order: SECTIONS.
+export const SECTION_IDS = SECTIONS.map((s) => s.id).sort();
 
 // Digits a person expects in each edition.
 export const DIGITS = {

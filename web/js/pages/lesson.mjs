@@ -1,34 +1,27 @@
 // Entry point of fa/index.html and ar/index.html.
 // Loads the settings and the prose, starts the engine worker, keeps the language
 // switch pointing at the same place in the other edition, and mounts the
-// sections (each in its own try/catch: one failing section leaves the others):
-// the big idea and refresher, s1…s9, the summary and the sources. A section that
-// relies on published work but does not cite it in its own text gets a line
-// "sources for this section" with links into the sources list (references.mjs).
-// A section whose text has a `<id>.takeaway` key ends with a small boxed "in short"
-// note (issue 12): a new section needs only its key, not code.
+// sections of the one list web/js/lesson-sections.mjs (each in its own try/catch: one
+// failing section leaves the others) as the reader approaches them (pages/lazy-mount.mjs:
+// the first screen and what the URL's #hash or `sN.*` state points into at once, the rest
+// when scrolled near or in idle time). A section that relies on published work but does
+// not cite it in its own text gets a line "sources for this section" with links into the
+// sources list (references.mjs). A section whose text has a `<id>.takeaway` key ends with
+// a small boxed "in short" note (issue 12): a new section needs only its key, not code.
 //
 // Test hooks (on <html>): data-engine="loading|ready|error", data-lesson="ready"
 // once every section has mounted or failed; each <section> gets
-// data-state="loading|ready|error". window.__lesson = {engine, ctx(sectionId)}.
+// data-state="pending|loading|ready|error" (pending: not yet started, lazy-mount.mjs).
+// window.__lesson = {engine, ctx(sectionId)}.
 
 import { ltrExpr, t, has } from '../i18n.mjs';
 import { SECTION_REFS, cite } from '../references.mjs';
 import { scoped, currentPlace } from '../state.mjs';
 import { setupWhereBar } from './where-bar.mjs';
 import { addCopyLinks } from './copy-link.mjs';
+import { SECTIONS } from '../lesson-sections.mjs';
+import { lazyMount } from './lazy-mount.mjs';
 import { html, loadPage, startEngine, baseCtx, makeErrorNode, mountPart, scrollToHash } from './page-common.mjs';
-
-const SECTIONS = [
-  ['intro', 'intro.mjs'],
-  ['s1', 's1-qkv.mjs'], ['s2', 's2-worked-example.mjs'], ['s3', 's3-two-roads.mjs'],
-  ['s4', 's4-scaling.mjs'], ['s5', 's5-max-subtraction.mjs'], ['s6', 's6-causal.mjs'],
-  ['s7', 's7-quadratic-cost.mjs'], ['s8', 's8-chunked.mjs'], ['s9', 's9-code.mjs'],
-  ['summary', 'summary.mjs'], ['refs', 'refs.mjs'],
-];
-
-// Sections that place their citations in their own text (the others get a sources line).
-const CITES_INLINE = new Set(['s4', 's9']);
 
 /** A message element for an engine/section error, in the page language. */
 const errorNode = makeErrorNode('err.engine.Unknown');
@@ -54,7 +47,7 @@ function setupScrollSpy() {
     for (const [id, a] of links) { if (id === best) a.setAttribute('aria-current', 'location'); else a.removeAttribute('aria-current'); }
     updateLangSwitch();
   }, { rootMargin: '0px 0px -60% 0px' });
-  for (const [id] of SECTIONS) { const s = document.getElementById(id); if (s) io.observe(s); }
+  for (const { id } of SECTIONS) { const s = document.getElementById(id); if (s) io.observe(s); }
 }
 
 // Sections that read URL state (ctx.state) get a "copy link" button (copy-link.mjs).
@@ -109,23 +102,16 @@ function makeScrollersReachable() {
   }
 }
 
-// The section modules start loading with the page (in parallel with the prose and the
-// engine); mountSection waits for its own. (.catch: a failure is reported by mountPart.)
-const sectionModules = new Map(SECTIONS.map(([, file]) => {
-  const p = import(`../sections/${file}`);
-  p.catch(() => {});
-  return [file, p];
-}));
-
-async function mountSection(id, file, settings, engine) {
+// A section's module loads when its mount starts (lazy-mount.mjs decides when).
+async function mountSection({ id, module, citesInline }, settings, engine) {
   await mountPart(id, {
-    load: () => sectionModules.get(file),
+    load: () => import(`../sections/${module}`),
     ctx: () => makeCtx(id, settings, engine),
     errorNode, failKey: 'err.section', what: 'section',
   });
   const refs = SECTION_REFS[id];
   const root = document.getElementById(id);
-  if (refs && !CITES_INLINE.has(id) && root) {
+  if (refs && !citesInline && root) {
     const ctx = makeCtx(id, settings, engine);
     const p = document.createElement('p');
     p.className = 'section-sources';
@@ -134,6 +120,34 @@ async function mountSection(id, file, settings, engine) {
     root.append(p);
   }
   if (root && root.dataset.state === 'ready' && has(`${id}.takeaway`)) root.append(takeaway(id, makeCtx(id, settings, engine)));
+  if (statefulSections.has(id)) addCopyLinks([id], { t });
+}
+
+// The section whose URL state (`s4.dk=…`) or #hash points into it mounts first. A hash
+// naming an element that no section holds yet (`#ref-dao2022`, built by refs) needs
+// every section: null.
+function urgentSections() {
+  const ids = SECTIONS.map((s) => s.id);
+  const keys = [...new URLSearchParams(location.search).keys()];
+  const urgent = ids.filter((id) => keys.some((k) => k.startsWith(`${id}.`)));
+  const hash = decodeURIComponent(location.hash.slice(1));
+  if (hash) {
+    const target = document.getElementById(hash);
+    const section = target && target.closest('main > section[id]');
+    if (section) urgent.push(section.id);
+    else if (!target) return null;
+  }
+  return urgent;
+}
+
+// A same-page link (a citation's "[3]" → #ref-…) to an element that no section has built
+// yet, and printing (the printout holds what is built): mount them all, then follow the link.
+function followLateTargets(lazy) {
+  window.addEventListener('hashchange', () => {
+    const id = decodeURIComponent(location.hash.slice(1));
+    if (id && !document.getElementById(id)) lazy.mountAll().then(scrollToHash);
+  });
+  window.addEventListener('beforeprint', () => { lazy.mountAll(); });
 }
 
 // "In short": the section's two or three lines to remember, last in the section. A
@@ -176,20 +190,30 @@ async function main() {
   const engine = startEngine(errorNode, 'err.engine.EngineLoad');
   window.__lesson = { engine, ctx: (id) => makeCtx(id, settings, engine) };
 
-  await Promise.allSettled(SECTIONS.map(([id, file]) => mountSection(id, file, settings, engine)));
-  html.dataset.lesson = 'ready';
+  const urgent = urgentSections();
+  const lazy = lazyMount({
+    ids: SECTIONS.map((s) => s.id),
+    mount: (id) => mountSection(SECTIONS.find((s) => s.id === id), settings, engine),
+    urgent: urgent || [],
+  });
+  if (!urgent) lazy.mountAll();
+  followLateTargets(lazy);
+  await lazy.firstScreen;
   // Content above the target grew while sections mounted: return to the learner's place.
   if (!userMoved) scrollToHash();
   setupScrollSpy();
   setupWhereBar({ toc: document.querySelector('.toc'), t });
-  addCopyLinks(statefulSections, { t });
   makeScrollersReachable();
   let resizeTimer = null;
   window.addEventListener('resize', () => { clearTimeout(resizeTimer); resizeTimer = setTimeout(makeScrollersReachable, 200); });
-  // sections re-render tables after interactions: check again when the DOM settles
+  // sections mount later and re-render tables after interactions: check again when the DOM settles
   let mutTimer = null;
   new MutationObserver(() => { clearTimeout(mutTimer); mutTimer = setTimeout(makeScrollersReachable, 300); })
     .observe(document.querySelector('main') || document.body, { childList: true, subtree: true, characterData: true });
+
+  await lazy.all;
+  html.dataset.lesson = 'ready';
+  if (!userMoved) scrollToHash();
 }
 
 main();

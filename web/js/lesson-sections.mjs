@@ -1,0 +1,29 @@
+// The lesson's sections, in page order: the one list the page is built from.
+// build-scripts/make-site.mjs writes the table of contents and the <section> slots of
+// web/pages/lesson.html from it ({{lessonToc}}, {{lessonSections}}), pages/lesson.mjs mounts
+// each section's module from it, and tests/browser/lesson-helpers.mjs reads the ids.
+// Plain data, no imports: Node (the build, the tests) and the browser both load this file.
+//
+// An entry:
+//   id          the <section id>, the URL prefix of its state (`s4.dk=…`), its text keys'
+//               prefix and its test ids; never renamed (links and tests use it)
+//   module      its file in web/js/sections/, with `export function mount(root, ctx)`
+//   title       the text key of its <h2> and contents entry (in every web/text/<lang>/)
+//   citesInline true when its own text cites the sources (else the page adds a "sources for
+//               this section" line from references.mjs SECTION_REFS)
+// Adding a section: web/README.md, "Adding a section".
+
+export const SECTIONS = Object.freeze([
+  { id: 'intro', module: 'intro.mjs', title: 'intro.title' },
+  { id: 's1', module: 's1-qkv.mjs', title: 's1.title' },
+  { id: 's2', module: 's2-worked-example.mjs', title: 's2.title' },
+  { id: 's3', module: 's3-two-roads.mjs', title: 's3.title' },
+  { id: 's4', module: 's4-scaling.mjs', title: 's4.title', citesInline: true },
+  { id: 's5', module: 's5-max-subtraction.mjs', title: 's5.title' },
+  { id: 's6', module: 's6-causal.mjs', title: 's6.title' },
+  { id: 's7', module: 's7-quadratic-cost.mjs', title: 's7.title' },
+  { id: 's8', module: 's8-chunked.mjs', title: 's8.title' },
+  { id: 's9', module: 's9-code.mjs', title: 's9.title', citesInline: true },
+  { id: 'summary', module: 'summary.mjs', title: 'summary.title' },
+  { id: 'refs', module: 'refs.mjs', title: 'refs.title' },
+].map(Object.freeze));
