@@ -19,7 +19,7 @@ using simd::width;
 // The last real row of the block stands in for padding columns: their keys
 // do not matter, and key_end is monotone in the row.
 std::size_t key_end_of(const Problem& p, std::size_t i0, std::size_t rows, std::size_t r) {
-  return p.key_end(i0 + std::min(r, rows - 1));
+  return p.vis.key_end(i0 + std::min(r, rows - 1));
 }
 
 // Keys of the tile j0 .. j0+keys-1 that rows up to `r` (a block-relative row,
@@ -90,7 +90,7 @@ void score_tile(const Problem& p, const float* panel, std::size_t i0, std::size_
     const std::size_t end_max = key_end_of(p, i0, rows, n0 + n_cols - 1);
     // full tiles of keys every row of the panel sees: one strip, no fix-ups
     std::size_t m0 = 0;
-    if (p.mask == nullptr) {
+    if (p.vis.mask == nullptr) {
       const std::size_t seen_by_all = end_min > j0 ? std::min(keys, end_min - j0) : 0;
       const std::size_t full = seen_by_all / g::mr;
       if (full > 0) {
@@ -109,22 +109,22 @@ void score_tile(const Problem& p, const float* panel, std::size_t i0, std::size_
       }
       g::Args a{p.d_k, p.k.data + j * p.d_k, p.d_k, 1, panel + n0, cols, st_tile, ld, nullptr};
       g::tile_any(a, m_rows, batches);
-      if (j + m_rows <= end_min && p.mask == nullptr) continue;  // visible to every row
+      if (j + m_rows <= end_min && p.vis.mask == nullptr) continue;  // visible to every row
       const std::size_t r_end = std::min(n0 + n_cols, rows);
-      if (p.mask == nullptr) {
+      if (p.vis.mask == nullptr) {
         // causal only: the rows that cannot see key j+c are a prefix of the
         // panel, and it grows with c; one fill per key, not a test per entry
         // (per entry, this loop cost a quarter of a causal call at n = 512)
         std::size_t hidden_to = n0;
         for (std::size_t c = 0; c < m_rows; ++c) {
-          while (hidden_to < r_end && p.key_end(i0 + hidden_to) <= j + c) ++hidden_to;
+          while (hidden_to < r_end && p.vis.key_end(i0 + hidden_to) <= j + c) ++hidden_to;
           std::fill(st + (m0 + c) * ld + n0, st + (m0 + c) * ld + hidden_to, neg_inf);
         }
         continue;
       }
       for (std::size_t c = 0; c < m_rows; ++c)
         for (std::size_t r = n0; r < r_end; ++r)
-          if (!p.visible(i0 + r, j + c)) st[(m0 + c) * ld + r] = neg_inf;
+          if (!p.vis.visible(i0 + r, j + c)) st[(m0 + c) * ld + r] = neg_inf;
     }
   }
 }

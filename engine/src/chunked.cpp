@@ -87,7 +87,7 @@ void chunked_attention(const Problem& p, std::size_t block_q, std::size_t block_
       b.i0 = i0;
       b.rows = std::min(t.bq, p.L - i0);
       b.cols = block::padded_cols(b.rows);
-      b.keys_end = p.key_end(i0 + b.rows - 1);
+      b.keys_end = p.vis.key_end(i0 + b.rows - 1);
       b.panel = states + count * block_floats(p, t);
       b.o = b.panel + p.d_k * t.cols;
       b.m = b.o + t.cols * p.d_v;

@@ -60,7 +60,7 @@ void materialized_attention(const Problem& p, bool return_weights, AttentionResu
   for (std::size_t i0 = 0; i0 < p.L; i0 += block_rows) {
     const std::size_t rows = std::min(block_rows, p.L - i0), cols = block::padded_cols(rows);
     // keys past the last row's causal end are hidden from the whole block
-    const std::size_t keys = p.key_end(i0 + rows - 1);
+    const std::size_t keys = p.vis.key_end(i0 + rows - 1);
     float* st = wt.get() + i0 * p.S;  // every earlier slab is block_rows wide
     block::pack_query_panel(p, i0, rows, cols, panel.get());
     block::score_tile(p, panel.get(), i0, rows, cols, 0, keys, st, cols);

@@ -29,4 +29,6 @@ double score_matrix_bytes(double n, double bytes_per_element, double heads, doub
   return bytes;
 }
 
+double visible_pairs(std::size_t, std::size_t, const AttentionOptions&) { return 0; }
+
 }  // namespace attn

@@ -22,7 +22,7 @@ constexpr float neg_inf = -std::numeric_limits<float>::infinity();
 // chunked kernel's step. Only for inputs that pass fast_path_safe.
 void float32_steps(const Problem& p, std::size_t row, std::size_t bk, OnlineSoftmaxTrace& trace) {
   const float* q_i = p.q.data + row * p.d_k;
-  const std::size_t end = p.key_end(row);
+  const std::size_t end = p.vis.key_end(row);
   std::vector<float> s(bk), acc(p.d_v, 0.0f);
   float m = neg_inf, l = 0.0f;
   for (std::size_t j0 = 0, tile = 0; j0 < end; j0 += bk, ++tile) {
@@ -64,7 +64,7 @@ void double_steps(const Problem& p, std::size_t row, std::size_t bk, const char*
                   OnlineSoftmaxTrace& trace) {
   const double neg_inf_d = -std::numeric_limits<double>::infinity();
   const float* q_i = p.q.data + row * p.d_k;
-  const std::size_t end = p.key_end(row);
+  const std::size_t end = p.vis.key_end(row);
   std::vector<double> s(bk), acc(p.d_v, 0.0);
   double m = neg_inf_d, l = 0.0;
   const auto floats = [](const std::vector<double>& x) { return std::vector<float>(x.begin(), x.end()); };
@@ -120,10 +120,14 @@ void double_steps(const Problem& p, std::size_t row, std::size_t bk, const char*
 // q: (L, d_k)  k: (S, d_k)  v: (S, d_v)  trace.out, trace.reference: (d_v)
 OnlineSoftmaxTrace online_softmax_trace(MatrixView q, MatrixView k, MatrixView v, std::size_t row,
                                         std::size_t block_k, bool causal,
-                                        std::optional<float> scale) {
+                                        std::optional<float> scale, std::size_t window) {
   using namespace detail;
   const char* fn = "online_softmax_trace";
-  const Problem p = make_problem(q, k, v, causal, scale, nullptr, 0, fn);
+  AttentionOptions rule;
+  rule.causal = causal;
+  rule.scale = scale;
+  rule.window = window;
+  const Problem p = make_problem(q, k, v, rule, fn);
   if (row >= p.L)
     fail(ErrorCode::BadArgument, std::string(fn) + ": row is " + std::to_string(row) +
                                      " but q has only " + std::to_string(p.L) + " rows");
