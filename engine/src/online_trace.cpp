@@ -1,6 +1,7 @@
 // Step-by-step trace of online softmax for one query row, for the lesson:
 // the same online_update the chunked kernel uses, recorded tile by tile,
-// next to the scalar reference row. Tiles the causal mask hides are skipped.
+// next to the scalar reference row. Tiles the causal rule or the window
+// hides (visibility.hpp) are skipped.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -22,14 +23,15 @@ constexpr float neg_inf = -std::numeric_limits<float>::infinity();
 // chunked kernel's step. Only for inputs that pass fast_path_safe.
 void float32_steps(const Problem& p, std::size_t row, std::size_t bk, OnlineSoftmaxTrace& trace) {
   const float* q_i = p.q.data + row * p.d_k;
-  const std::size_t end = p.vis.key_end(row);
+  const std::size_t begin = p.vis.key_begin(row), end = p.vis.key_end(row);
   std::vector<float> s(bk), acc(p.d_v, 0.0f);
   float m = neg_inf, l = 0.0f;
-  for (std::size_t j0 = 0, tile = 0; j0 < end; j0 += bk, ++tile) {
+  // tiles wholly before the row's window are not traced
+  for (std::size_t j0 = begin / bk * bk, tile = begin / bk; j0 < end; j0 += bk, ++tile) {
     const std::size_t w = std::min(bk, p.S - j0);
     for (std::size_t c = 0; c < w; ++c) {
       const std::size_t j = j0 + c;
-      s[c] = j < end ? p.scale * simd::dot(q_i, p.k.data + j * p.d_k, p.d_k) : neg_inf;
+      s[c] = p.vis.visible(row, j) ? p.scale * simd::dot(q_i, p.k.data + j * p.d_k, p.d_k) : neg_inf;
     }
     OnlineSoftmaxStep step;
     step.tile = tile;
@@ -64,17 +66,17 @@ void double_steps(const Problem& p, std::size_t row, std::size_t bk, const char*
                   OnlineSoftmaxTrace& trace) {
   const double neg_inf_d = -std::numeric_limits<double>::infinity();
   const float* q_i = p.q.data + row * p.d_k;
-  const std::size_t end = p.vis.key_end(row);
+  const std::size_t begin = p.vis.key_begin(row), end = p.vis.key_end(row);
   std::vector<double> s(bk), acc(p.d_v, 0.0);
   double m = neg_inf_d, l = 0.0;
   const auto floats = [](const std::vector<double>& x) { return std::vector<float>(x.begin(), x.end()); };
-  for (std::size_t j0 = 0, tile = 0; j0 < end; j0 += bk, ++tile) {
+  for (std::size_t j0 = begin / bk * bk, tile = begin / bk; j0 < end; j0 += bk, ++tile) {
     const std::size_t w = std::min(bk, p.S - j0);
     double tile_max = neg_inf_d;
     for (std::size_t c = 0; c < w; ++c) {
       const std::size_t j = j0 + c;
       s[c] = neg_inf_d;
-      if (j >= end) continue;
+      if (!p.vis.visible(row, j)) continue;
       const float* k_j = p.k.data + j * p.d_k;
       double dot = 0.0;
       for (std::size_t t = 0; t < p.d_k; ++t) dot += static_cast<double>(q_i[t]) * k_j[t];

@@ -266,7 +266,7 @@ double score_matrix_bytes(double n, double bytes_per_element, double heads = 1, 
 // see among S keys: the work of attention under that rule is proportional
 // to it (about 2·(d_k + d_v) flops per pair), and a chunked call's to it
 // plus the edges of its tiles. Exact (a sum over at most min(L, period)
-// rows, in double: exact up to 2^53). BadArgument if L or S is 0 or a mask
+// rows, in double: exact up to 2^53). ZeroDimension if L or S is 0, BadArgument if a mask
 // is given (a mask's pairs depend on its contents).
 double visible_pairs(std::size_t L, std::size_t S, const AttentionOptions& rule);
 
