@@ -19,6 +19,12 @@ namespace {
 using detail::Problem;
 constexpr float neg_inf = -std::numeric_limits<float>::infinity();
 
+// The tile holding the row's first visible key (none when it sees no key:
+// the tile at `end`, so the loop below does not run).
+std::size_t first_tile(std::size_t begin, std::size_t end, std::size_t bk) {
+  return (begin < end ? begin : end + bk - 1) / bk;
+}
+
 // The lesson's trace: float32 throughout, the same online_update as the
 // chunked kernel's step. Only for inputs that pass fast_path_safe.
 void float32_steps(const Problem& p, std::size_t row, std::size_t bk, OnlineSoftmaxTrace& trace) {
@@ -27,7 +33,7 @@ void float32_steps(const Problem& p, std::size_t row, std::size_t bk, OnlineSoft
   std::vector<float> s(bk), acc(p.d_v, 0.0f);
   float m = neg_inf, l = 0.0f;
   // tiles wholly before the row's window are not traced
-  for (std::size_t j0 = begin / bk * bk, tile = begin / bk; j0 < end; j0 += bk, ++tile) {
+  for (std::size_t j0 = first_tile(begin, end, bk) * bk, tile = j0 / bk; j0 < end; j0 += bk, ++tile) {
     const std::size_t w = std::min(bk, p.S - j0);
     for (std::size_t c = 0; c < w; ++c) {
       const std::size_t j = j0 + c;
@@ -70,7 +76,7 @@ void double_steps(const Problem& p, std::size_t row, std::size_t bk, const char*
   std::vector<double> s(bk), acc(p.d_v, 0.0);
   double m = neg_inf_d, l = 0.0;
   const auto floats = [](const std::vector<double>& x) { return std::vector<float>(x.begin(), x.end()); };
-  for (std::size_t j0 = begin / bk * bk, tile = begin / bk; j0 < end; j0 += bk, ++tile) {
+  for (std::size_t j0 = first_tile(begin, end, bk) * bk, tile = j0 / bk; j0 < end; j0 += bk, ++tile) {
     const std::size_t w = std::min(bk, p.S - j0);
     double tile_max = neg_inf_d;
     for (std::size_t c = 0; c < w; ++c) {

@@ -147,7 +147,7 @@ export function createEnginePool({ size, workerUrl } = {}) {
     if (args.returnWeights) throw codedError('BadArgument', 'pool.attention: returnWeights is not available in the pool (it never assembles L×S)');
     if (variant === 'reference') throw codedError('BadArgument', "pool.attention: use 'chunked' or 'materialized' in the pool");
     // Inputs the row split cannot even read: one engine answers with its own error.
-    if (!isMatrixLike(q) || !isMatrixLike(k) || !isMatrixLike(v) || !Number.isInteger(rowOffset) || rowOffset < 0) {
+    if (!isMatrixLike(q) || !isMatrixLike(k) || !isMatrixLike(v) || !Number.isInteger(rowOffset) || rowOffset < 0 || args.queryPeriod) {  // a row split would shift queryPeriod's phase
       if (signal && signal.aborted) throw cancelledError();
       await readyPromise;
       const { returnWeights, ...rest } = args;
@@ -187,7 +187,7 @@ export function createEnginePool({ size, workerUrl } = {}) {
         message: (task) => {
           const qs = sliceRows(q, task.r0, task.r1);
           return {
-            arg: { key, r0: task.r0, r1: task.r1, q: qs, causal, scale, variant, blockQ, blockK, rowOffset },
+            arg: { key, r0: task.r0, r1: task.r1, q: qs, causal, scale, variant, blockQ, blockK, rowOffset, window: args.window },
             transfer: [qs.data.buffer],
           };
         },

@@ -147,10 +147,10 @@ const POOL = {
     const q = a.q || { rows: r1 - r0, cols: s.q.cols, data: s.q.data.subarray(r0 * s.q.cols, r1 * s.q.cols) };
     const mask = s.mask ? { rows: r1 - r0, cols: S, data: entries(s.mask.data, r0 * S, r1 * S) } : undefined;
     const base = a.rowOffset || 0;
-    const common = { k: s.k, v: s.v, causal: !!a.causal, scale: a.scale };
+    const common = { k: s.k, v: s.v, causal: !!a.causal, scale: a.scale, window: a.window };
     const res = s.kv.attention({
       q, mask, causal: common.causal, scale: common.scale, variant: a.variant || 'chunked',
-      blockQ: a.blockQ, blockK: a.blockK, rowOffset: base + r0,
+      blockQ: a.blockQ, blockK: a.blockK, rowOffset: base + r0, window: common.window,
     });
     const od = res.out.data, dv = res.out.cols;
     let sum = 0;
