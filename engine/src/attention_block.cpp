@@ -122,12 +122,14 @@ void hide_entries(const Problem& p, std::size_t i0, std::size_t r0, std::size_t 
     // before it) and a suffix (their window starts after it), and both
     // boundaries move right as c grows: two fills per key, not a test per
     // entry (per entry, this loop cost a quarter of a causal call at n = 512).
-    std::size_t lo = r0, hi = r0;
+    // (without a window every row's keys start at 0: no suffix)
+    const bool suffix = p.vis.window > 0;
+    std::size_t lo = r0, hi = suffix ? r0 : r1;
     for (std::size_t c = 0; c < m_rows; ++c) {
       const std::size_t key = j + c;
       while (lo < r1 && p.vis.key_end(i0 + lo) <= key) ++lo;
       hi = std::max(hi, lo);
-      while (hi < r1 && p.vis.key_begin(i0 + hi) <= key) ++hi;
+      while (suffix && hi < r1 && p.vis.key_begin(i0 + hi) <= key) ++hi;
       float* row = st_rows + c * ld;
       std::fill(row + r0, row + lo, neg_inf);
       std::fill(row + hi, row + r1, neg_inf);
