@@ -19,8 +19,14 @@
 // Memory: the engine's scratch_bytes, and the process's peak RSS (VmHWM,
 // reset before each measurement through /proc/self/clear_refs; it includes
 // the inputs, the reference outputs the bench keeps and the binary itself).
+// 3. With --window N:W:NFULL: causal chunked attention with a sliding
+//    window of W keys at n = N, and full causal chunked at n = NFULL, one
+//    thread each; prints the measured time ratio over the work ratio
+//    (N·W) / (NFULL²/2) (1.0 = time grows exactly as the visible pairs).
+//    The windowed result is checked row by row against the reference.
 // Usage: attn_bench [--sizes 512,2048,4096] [--d 64] [--min-time 0.3]
 //                   [--threads 2] [--ceiling-only] [--json FILE]
+//                   [--window 131072:4096:16384]
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -48,6 +54,9 @@ struct Options {
   unsigned threads = 2;
   bool ceiling_only = false;
   std::string json;
+  // --window N:W:NFULL: causal chunked with a sliding window of W keys at
+  // n = N against full causal chunked at n = NFULL (0: not run)
+  std::size_t window_n = 0, window = 0, window_full_n = 0;
 };
 
 // VmHWM / VmRSS from /proc/self/status, in bytes (0 if unavailable).
@@ -246,13 +255,23 @@ Options parse(int argc, char** argv) {
     if (a == "--sizes" && has_value) o.sizes = parse_sizes(argv[++i]);
     else if (a == "--d" && has_value) o.d = std::stoul(argv[++i]);
     else if (a == "--min-time" && has_value) o.min_time = std::atof(argv[++i]);
-    else if (a == "--threads" && has_value) o.threads = static_cast<unsigned>(std::stoul(argv[++i]));
+    else if (a == "--window" && has_value) {
+      const std::string spec = argv[++i];
+      const std::size_t c1 = spec.find(':'), c2 = spec.rfind(':');
+      if (c1 == std::string::npos || c2 == c1) {
+        std::fprintf(stderr, "--window expects N:W:NFULL, e.g. 131072:4096:16384\n");
+        std::exit(2);
+      }
+      o.window_n = std::stoul(spec.substr(0, c1));
+      o.window = std::stoul(spec.substr(c1 + 1, c2 - c1 - 1));
+      o.window_full_n = std::stoul(spec.substr(c2 + 1));
+    } else if (a == "--threads" && has_value) o.threads = static_cast<unsigned>(std::stoul(argv[++i]));
     else if (a == "--ceiling-only") o.ceiling_only = true;
     else if (a == "--json" && has_value) o.json = argv[++i];
     else {
       std::fprintf(stderr,
                    "usage: %s [--sizes 512,2048,4096] [--d 64] [--min-time 0.3] [--threads 2] "
-                   "[--ceiling-only] [--json FILE]\n",
+                   "[--ceiling-only] [--json FILE] [--window N:W:NFULL]\n",
                    argv[0]);
       std::exit(2);
     }
@@ -264,6 +283,50 @@ constexpr double MiB = 1024.0 * 1024.0;
 // Results within this distance of the scalar reference are accepted (float32
 // kernels against a double-accumulating reference, |out| <= max|v| ~ 4).
 constexpr double kTolerance = 1e-3;
+
+// Section 3 (see the top). Returns the number of wrong results (0 or 1).
+int window_rows(const Options& o) {
+  const std::size_t n = o.window_n, w = o.window, nf = o.window_full_n, d = o.d;
+  attn::AttentionOptions opt;
+  opt.causal = true;
+  opt.variant = attn::Variant::Chunked;
+  attn::NormalRng rq(42), rk(43), rv(44);
+  attn::Matrix q = attn::random_normal(rq, nf, d), k = attn::random_normal(rk, nf, d),
+               v = attn::random_normal(rv, nf, d);
+  const Timing full = measure(q, k, v, opt, 1, o, o.min_runs);
+  const attn::AttentionResult full_r = attn::attention(q.view(), k.view(), v.view(), opt);
+  attn::NormalRng wq(42), wk(43), wv(44);
+  q = attn::random_normal(wq, n, d), k = attn::random_normal(wk, n, d), v = attn::random_normal(wv, n, d);
+  opt.window = w;
+  const Timing win = measure(q, k, v, opt, 1, o, 2);
+  const attn::AttentionResult win_r = attn::attention(q.view(), k.view(), v.view(), opt);
+  // rows spread over the sequence, each against the reference (one row, row_offset = its index)
+  double diff = 0;
+  for (std::size_t i : {std::size_t(0), w - 1, w, n / 2 + 7, n - 1}) {
+    if (i >= n) continue;
+    attn::AttentionOptions ref = opt;
+    ref.variant = attn::Variant::Reference;
+    ref.row_offset = i;
+    const attn::AttentionResult r = attn::attention({q.data.data() + i * d, 1, d}, k.view(), v.view(), ref);
+    for (std::size_t c = 0; c < v.cols; ++c)
+      diff = std::max(diff, std::fabs(double(r.out.at(0, c)) - win_r.out.at(i, c)));
+  }
+  const double work = (double(n) * double(w)) / (double(nf) * double(nf) / 2.0);
+  const double pairs = attn::visible_pairs(n, n, opt);
+  opt.window = 0;
+  const double pairs_full = attn::visible_pairs(nf, nf, opt);
+  std::printf("\nsliding window, causal chunked, d = %zu, 1 thread (CPU time, best of %d / %d runs):\n", d, full.runs,
+              win.runs);
+  std::printf("  full causal n = %zu: %.1f ms, %zu tiles scored, scratch %.2f MiB\n", nf, full.seconds * 1e3,
+              full_r.tiles_scored, full.scratch_bytes / MiB);
+  std::printf("  window w = %zu, n = %zu: %.1f ms, %zu tiles scored, scratch %.2f MiB, max|diff| %.1e (5 rows)\n", w, n,
+              win.seconds * 1e3, win_r.tiles_scored, win.scratch_bytes / MiB, diff);
+  std::printf("  time ratio %.3f; (n·w)/(n_full²/2) = %.3f; measured / predicted = %.2f"
+              " (visible pairs ratio %.3f, tiles ratio %.3f)\n",
+              win.seconds / full.seconds, work, win.seconds / full.seconds / work, pairs / pairs_full,
+              double(win_r.tiles_scored) / double(full_r.tiles_scored));
+  return diff <= kTolerance ? 0 : 1;
+}
 
 }  // namespace
 
@@ -335,6 +398,7 @@ int main(int argc, char** argv) {
     }
   }
   json << "]}\n";
+  if (o.window_n > 0) wrong += window_rows(o);
   if (!o.json.empty()) std::ofstream(o.json) << json.str();
   return wrong ? 1 : 0;
 }

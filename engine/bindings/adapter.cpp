@@ -127,6 +127,8 @@ AttentionOptions to_options(const val& options, std::size_t L, std::size_t S,
   opt.block_k = to_size(options["blockK"].as<double>());
   opt.return_weights = options["returnWeights"].as<bool>();
   opt.row_offset = to_size(options["rowOffset"].as<double>());
+  opt.window = to_size(options["window"].as<double>());
+  opt.query_period = to_size(options["queryPeriod"].as<double>());
   const val js_mask = options["mask"];
   if (!js_mask.isUndefined() && !js_mask.isNull()) {
     mask = emscripten::convertJSArrayToNumberVector<std::uint8_t>(js_mask["data"]);
@@ -227,6 +229,17 @@ val experiment(double n, double d_k, val seeds, bool scale) {
   });
 }
 
+val visible_pairs(double L, double S, val rule) {
+  return guarded([&] {
+    AttentionOptions opt;
+    opt.causal = rule["causal"].as<bool>();
+    opt.window = to_size(rule["window"].as<double>());
+    opt.row_offset = to_size(rule["rowOffset"].as<double>());
+    opt.query_period = to_size(rule["queryPeriod"].as<double>());
+    return val(attn::visible_pairs(to_size(L), to_size(S), opt));
+  });
+}
+
 val score_matrix_bytes(double n, double bytes_per_element, double heads, double layers, double batch) {
   return guarded([&] { return val(attn::score_matrix_bytes(n, bytes_per_element, heads, layers, batch)); });
 }
@@ -259,13 +272,15 @@ val softmax_row(val logits, bool subtract_max) {
   });
 }
 
-val online_softmax_trace(val q, val k, val v, double row, double block_k, bool causal, val scale) {
+val online_softmax_trace(val q, val k, val v, double row, double block_k, bool causal, val scale,
+                         double window) {
   return guarded([&] {
     const Matrix qm = to_matrix(q, "onlineSoftmaxTrace", "q");
     const Matrix km = to_matrix(k, "onlineSoftmaxTrace", "k");
     const Matrix vm = to_matrix(v, "onlineSoftmaxTrace", "v");
     const OnlineSoftmaxTrace t = attn::online_softmax_trace(qm.view(), km.view(), vm.view(), to_size(row),
-                                                            to_size(block_k), causal, to_scale(scale));
+                                                            to_size(block_k), causal, to_scale(scale),
+                                                            to_size(window));
     val steps = val::array();
     for (const OnlineSoftmaxStep& s : t.steps) {
       val step = val::object();

@@ -21,10 +21,13 @@ val attention_stored(double id, val q, val options);
 val release_key_values(double id);
 val row_stats(val weights);
 val experiment(double n, double d_k, val seeds, bool scale);
+// rule: {causal, window, rowOffset, queryPeriod}, normalised by engine.mjs
+val visible_pairs(double L, double S, val rule);
 val score_matrix_bytes(double n, double bytes_per_element, double heads, double layers, double batch);
 val info();
 val softmax_row(val logits, bool subtract_max);
-val online_softmax_trace(val q, val k, val v, double row, double block_k, bool causal, val scale);
+val online_softmax_trace(val q, val k, val v, double row, double block_k, bool causal, val scale,
+                         double window);
 val logit_stats(val q, val k, val scale);
 val jacobian_norm(val p);
 val random_normal(double seed, double rows, double cols);

@@ -15,6 +15,7 @@ EMSCRIPTEN_BINDINGS(attn) {
   function("rowStats", &a::row_stats);
   function("experiment", &a::experiment);
   function("scoreMatrixBytes", &a::score_matrix_bytes);
+  function("visiblePairs", &a::visible_pairs);
   function("info", &a::info);
   function("softmaxRow", &a::softmax_row);
   function("onlineSoftmaxTrace", &a::online_softmax_trace);

@@ -240,7 +240,11 @@ function mask(fn, m, L, S) {
   return { rows, cols, data: view };
 }
 
-const ATTENTION_OPTIONS = ['causal', 'scale', 'variant', 'blockQ', 'blockK', 'mask', 'returnWeights', 'rowOffset'];
+const ATTENTION_OPTIONS = ['causal', 'scale', 'variant', 'blockQ', 'blockK', 'mask', 'returnWeights', 'rowOffset',
+  'window', 'queryPeriod'];
+
+// A whole number >= 0 that defaults to 0 (rowOffset; window and queryPeriod, where 0 = off).
+const offOrCount = (fn, name, x) => (x === undefined ? 0 : count(fn, name, x, { min: 0 }));
 
 // The checked, normalised options object the bindings expect (L query rows, S keys).
 function attentionOptions(fn, args, L, S) {
@@ -258,7 +262,9 @@ function attentionOptions(fn, args, L, S) {
     blockK: args.blockK === undefined ? DEFAULT_BLOCK : count(fn, 'blockK', args.blockK, { dimension: false }),
     mask: args.mask === undefined || args.mask === null ? null : mask(fn, args.mask, L, S),
     returnWeights,
-    rowOffset: args.rowOffset === undefined ? 0 : count(fn, 'rowOffset', args.rowOffset, { min: 0 }),
+    rowOffset: offOrCount(fn, 'rowOffset', args.rowOffset),
+    window: offOrCount(fn, 'window', args.window),
+    queryPeriod: offOrCount(fn, 'queryPeriod', args.queryPeriod),
   };
 }
 
@@ -519,6 +525,25 @@ function makeApi(M) {
       return call('scoreMatrixBytes', ...a);
     },
 
+    /**
+     * Number of (query, key) pairs the rule {causal, window, rowOffset,
+     * queryPeriod} lets L queries see among S keys (attention's work is
+     * proportional to it); exact, without building anything.
+     */
+    visiblePairs(args) {
+      const fn = 'visiblePairs';
+      const a = readArgs(fn, () => {
+        const o = options(fn, args, ['L', 'S', 'causal', 'window', 'rowOffset', 'queryPeriod']);
+        return [count(fn, 'L', o.L), count(fn, 'S', o.S), {
+          causal: boolean(fn, 'causal', o.causal, false),
+          window: offOrCount(fn, 'window', o.window),
+          rowOffset: offOrCount(fn, 'rowOffset', o.rowOffset),
+          queryPeriod: offOrCount(fn, 'queryPeriod', o.queryPeriod),
+        }];
+      });
+      return call('visiblePairs', ...a);
+    },
+
     /** {simd, version, heapBytes}: heapBytes is the current (= peak) wasm heap size. */
     info() {
       return call('info');
@@ -536,12 +561,13 @@ function makeApi(M) {
     onlineSoftmaxTrace(args) {
       const fn = 'onlineSoftmaxTrace';
       const a = readArgs(fn, () => {
-        const o = options(fn, args, ['q', 'k', 'v', 'row', 'blockK', 'causal', 'scale']);
+        const o = options(fn, args, ['q', 'k', 'v', 'row', 'blockK', 'causal', 'scale', 'window']);
         const { q, k, v } = qkv(fn, o);
         const row = count(fn, 'row', o.row, { min: 0 });
         if (row >= q.rows) fail('BadArgument', `${fn}: row is ${row} but q has only ${q.rows} rows`);
         const blockK = count(fn, 'blockK', o.blockK, { dimension: false });
-        return [q, k, v, row, blockK, boolean(fn, 'causal', o.causal, false), scaleOption(fn, o.scale)];
+        return [q, k, v, row, blockK, boolean(fn, 'causal', o.causal, false), scaleOption(fn, o.scale),
+          offOrCount(fn, 'window', o.window)];
       });
       return call('onlineSoftmaxTrace', ...a);
     },

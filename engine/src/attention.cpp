@@ -72,7 +72,7 @@ AttentionResult run(const detail::Problem& p, const AttentionOptions& opt, const
 
 AttentionResult attention(MatrixView q, MatrixView k, MatrixView v, const AttentionOptions& opt) {
   const char* fn = "attention";
-  return run(detail::make_problem(q, k, v, opt.causal, opt.scale, opt.mask, opt.row_offset, fn), opt, fn);
+  return run(detail::make_problem(q, k, v, opt, fn), opt, fn);
 }
 
 KeyValues::KeyValues(Matrix k, Matrix v) : k_(std::move(k)), v_(std::move(v)) {
@@ -91,8 +91,7 @@ KeyValues::KeyValues(Matrix k, Matrix v) : k_(std::move(k)), v_(std::move(v)) {
 
 AttentionResult attention(MatrixView q, const KeyValues& kv, const AttentionOptions& opt) {
   const char* fn = "attention";
-  return run(detail::make_problem(q, kv.k(), kv.v(), opt.causal, opt.scale, opt.mask, opt.row_offset,
-                                  fn, false, kv.max_abs_k(), kv.max_abs_v()),
+  return run(detail::make_problem(q, kv.k(), kv.v(), opt, fn, false, kv.max_abs_k(), kv.max_abs_v()),
              opt, fn);
 }
 

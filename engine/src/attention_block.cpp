@@ -16,18 +16,50 @@ constexpr float neg_inf = -std::numeric_limits<float>::infinity();
 using simd::batch;
 using simd::width;
 
-// The last real row of the block stands in for padding columns: their keys
-// do not matter, and key_end is monotone in the row.
-std::size_t key_end_of(const Problem& p, std::size_t i0, std::size_t rows, std::size_t r) {
-  return p.key_end(i0 + std::min(r, rows - 1));
+// Key bounds of the block-relative rows r_lo ..= r_hi: padding columns
+// stand in for the block's last real row (their keys do not matter).
+Visibility::Span span_of(const Problem& p, std::size_t i0, std::size_t rows, std::size_t r_lo,
+                         std::size_t r_hi) {
+  const std::size_t last = rows - 1;
+  return p.vis.span(i0 + std::min(r_lo, last), i0 + std::min(r_hi, last) + 1);
 }
 
-// Keys of the tile j0 .. j0+keys-1 that rows up to `r` (a block-relative row,
-// padding included) can see: a prefix, since key_end grows with the row.
-std::size_t visible_prefix(const Problem& p, std::size_t i0, std::size_t rows, std::size_t r,
-                           std::size_t j0, std::size_t keys) {
-  const std::size_t end = key_end_of(p, i0, rows, r);
-  return end <= j0 ? 0 : std::min(keys, end - j0);
+// Keys of the tile j0 .. j0+keys-1 that some row of the span may see, from
+// the tile's start: the softmax and P·V need not look past them.
+std::size_t keys_until_end(const Visibility::Span& s, std::size_t j0, std::size_t keys) {
+  return s.end_max <= j0 ? 0 : std::min(keys, s.end_max - j0);
+}
+
+// Named builders for the micro-kernel's arguments (gemm_tile.hpp).
+// Q·Kᵀ: A = K rows from key j (row-major, d_k long), B = panel columns, C = st.
+simd::gemm::Args scores_args(const Problem& p, std::size_t j, const float* panel, std::size_t ldp,
+                             float* st, std::size_t ld) {
+  simd::gemm::Args a;
+  a.K = p.d_k;
+  a.a = p.k.data + j * p.d_k;
+  a.a_m = p.d_k;
+  a.a_k = 1;
+  a.b = panel;
+  a.ldb = ldp;
+  a.c = st;
+  a.ldc = ld;
+  a.row_scale = nullptr;
+  return a;
+}
+// P·V: A = the score tile read transposed (keys down its rows), B = value rows, C = o.
+simd::gemm::Args values_args(std::size_t keys, const float* st, std::size_t ld, const float* v_rows,
+                             std::size_t ldv, float* o, std::size_t d_v, const float* row_scale) {
+  simd::gemm::Args a;
+  a.K = keys;
+  a.a = st;
+  a.a_m = 1;
+  a.a_k = ld;
+  a.b = v_rows;
+  a.ldb = ldv;
+  a.c = o;
+  a.ldc = d_v;
+  a.row_scale = row_scale;
+  return a;
 }
 
 void fill(float* st, std::size_t ld, std::size_t keys, std::size_t cols, float value) {
@@ -79,52 +111,69 @@ void pack_query_panel(const Problem& p, std::size_t i0, std::size_t rows, std::s
   }
 }
 
+namespace {
+
+// Entries of keys j .. j+m_rows-1 (rows of st_rows) that block-relative
+// rows r0 .. r1-1 cannot see become -inf.
+void hide_entries(const Problem& p, std::size_t i0, std::size_t r0, std::size_t r1, std::size_t j,
+                  std::size_t m_rows, bool monotone, float* st_rows, std::size_t ld) {
+  if (p.vis.mask == nullptr && monotone) {
+    // The rows that cannot see key j+c are a prefix (their keys end at or
+    // before it) and a suffix (their window starts after it), and both
+    // boundaries move right as c grows: two fills per key, not a test per
+    // entry (per entry, this loop cost a quarter of a causal call at n = 512).
+    // (without a window every row's keys start at 0: no suffix)
+    const bool suffix = p.vis.window > 0;
+    std::size_t lo = r0, hi = suffix ? r0 : r1;
+    for (std::size_t c = 0; c < m_rows; ++c) {
+      const std::size_t key = j + c;
+      while (lo < r1 && p.vis.key_end(i0 + lo) <= key) ++lo;
+      hi = std::max(hi, lo);
+      while (suffix && hi < r1 && p.vis.key_begin(i0 + hi) <= key) ++hi;
+      float* row = st_rows + c * ld;
+      std::fill(row + r0, row + lo, neg_inf);
+      std::fill(row + hi, row + r1, neg_inf);
+    }
+    return;
+  }
+  for (std::size_t c = 0; c < m_rows; ++c)
+    for (std::size_t r = r0; r < r1; ++r)
+      if (!p.vis.visible(i0 + r, j + c)) st_rows[c * ld + r] = neg_inf;
+}
+
+}  // namespace
+
 void score_tile(const Problem& p, const float* panel, std::size_t i0, std::size_t rows,
                 std::size_t cols, std::size_t j0, std::size_t keys, float* st, std::size_t ld) {
   namespace g = simd::gemm;
+  const Visibility& vis = p.vis;
   for (std::size_t n0 = 0; n0 < cols; n0 += g::nr) {
     const std::size_t batches = std::min(g::nv, (cols - n0) / width);
     const std::size_t n_cols = batches * width;
-    // the panel's first and last real rows see the fewest and the most keys
-    const std::size_t end_min = key_end_of(p, i0, rows, n0);
-    const std::size_t end_max = key_end_of(p, i0, rows, n0 + n_cols - 1);
-    // full tiles of keys every row of the panel sees: one strip, no fix-ups
+    const std::size_t r_end = std::min(n0 + n_cols, rows);  // real rows of the panel: n0 .. r_end-1
+    const Visibility::Span sp = span_of(p, i0, rows, n0, n0 + n_cols - 1);
     std::size_t m0 = 0;
-    if (p.mask == nullptr) {
-      const std::size_t seen_by_all = end_min > j0 ? std::min(keys, end_min - j0) : 0;
-      const std::size_t full = seen_by_all / g::mr;
-      if (full > 0) {
-        g::strip_any({p.d_k, p.k.data + j0 * p.d_k, p.d_k, 1, panel + n0, cols, st + n0, ld, nullptr},
-                     full, batches);
-        m0 = full * g::mr;
-      }
-    }
-    for (; m0 < keys; m0 += g::mr) {
-      const std::size_t m_rows = std::min(g::mr, keys - m0);
+    while (m0 < keys) {
       const std::size_t j = j0 + m0;
-      float* st_tile = st + m0 * ld + n0;
-      if (j >= end_max) {  // hidden from every row of the panel: not computed
-        fill(st_tile, ld, m_rows, n_cols, neg_inf);
-        continue;
-      }
-      g::Args a{p.d_k, p.k.data + j * p.d_k, p.d_k, 1, panel + n0, cols, st_tile, ld, nullptr};
-      g::tile_any(a, m_rows, batches);
-      if (j + m_rows <= end_min && p.mask == nullptr) continue;  // visible to every row
-      const std::size_t r_end = std::min(n0 + n_cols, rows);
-      if (p.mask == nullptr) {
-        // causal only: the rows that cannot see key j+c are a prefix of the
-        // panel, and it grows with c; one fill per key, not a test per entry
-        // (per entry, this loop cost a quarter of a causal call at n = 512)
-        std::size_t hidden_to = n0;
-        for (std::size_t c = 0; c < m_rows; ++c) {
-          while (hidden_to < r_end && p.key_end(i0 + hidden_to) <= j + c) ++hidden_to;
-          std::fill(st + (m0 + c) * ld + n0, st + (m0 + c) * ld + hidden_to, neg_inf);
+      // whole tiles of keys every row of the panel sees: one strip, no fix-ups
+      if (vis.all_visible(sp, j, j + g::mr)) {
+        const std::size_t full = (std::min(sp.end_min, j0 + keys) - j) / g::mr;
+        if (full > 0) {
+          g::strip_any(scores_args(p, j, panel + n0, cols, st + m0 * ld + n0, ld), full, batches);
+          m0 += full * g::mr;
+          continue;
         }
-        continue;
       }
-      for (std::size_t c = 0; c < m_rows; ++c)
-        for (std::size_t r = n0; r < r_end; ++r)
-          if (!p.visible(i0 + r, j + c)) st[(m0 + c) * ld + r] = neg_inf;
+      const std::size_t m_rows = std::min(g::mr, keys - m0);
+      float* st_tile = st + m0 * ld + n0;
+      if (!vis.any_visible(sp, j, j + m_rows)) {
+        fill(st_tile, ld, m_rows, n_cols, neg_inf);  // hidden from every row: not computed
+      } else {
+        g::tile_any(scores_args(p, j, panel + n0, cols, st_tile, ld), m_rows, batches);
+        if (!vis.all_visible(sp, j, j + m_rows))
+          hide_entries(p, i0, n0, std::max(n0, r_end), j, m_rows, sp.monotone, st + m0 * ld, ld);
+      }
+      m0 += m_rows;
     }
   }
 }
@@ -153,8 +202,10 @@ void online_softmax_tile(const Problem& p, std::size_t i0, std::size_t rows, std
   namespace g = simd::gemm;
   for (std::size_t r = 0; r < cols; r += width) {
     float* col = st + r;
-    // a P·V strip starting in this batch may end up to mr - 1 rows past it
-    const std::size_t seen = visible_prefix(p, i0, rows, r + width - 1 + g::mr - 1, j0, keys);
+    // P·V strips holding a column of this batch reach up to mr - 1 rows
+    // before and after it: walk every key one of their rows may see
+    const std::size_t seen = keys_until_end(
+        span_of(p, i0, rows, r >= g::mr ? r - (g::mr - 1) : 0, r + width - 1 + g::mr - 1), j0, keys);
     const batch m_old = batch::load_unaligned(m + r);
     const batch m_new = column_max(col, ld, seen, m_old);
     const batch shift = shift_of(m_new);
@@ -170,15 +221,17 @@ void weighted_values(const Problem& p, std::size_t i0, std::size_t rows, std::si
                      const float* st, std::size_t ld, std::size_t cols, const float* v_rows,
                      std::size_t ldv, std::size_t keys, const float* row_scale, float* o) {
   namespace g = simd::gemm;
-  const g::Args a{keys, st, 1, ld, v_rows, ldv, o, p.d_v, row_scale};
-  if (visible_prefix(p, i0, rows, 0, j0, keys) == keys) {  // every row sees every key
+  const g::Args a = values_args(keys, st, ld, v_rows, ldv, o, p.d_v, row_scale);
+  // keys before a row's window have weight 0 and are multiplied like the
+  // rest; keys past the last one a strip of rows sees are not
+  if (span_of(p, i0, rows, 0, cols - 1).end_min >= j0 + keys) {  // every row sees to the tile's end
     g::gemm_block(a, cols, p.d_v);
     return;
   }
   for (std::size_t m0 = 0; m0 < cols; m0 += g::mr) {  // one strip of mr rows at a time
     const std::size_t m_rows = std::min(g::mr, cols - m0);
     g::Args strip = a;
-    strip.K = visible_prefix(p, i0, rows, m0 + m_rows - 1, j0, keys);
+    strip.K = keys_until_end(span_of(p, i0, rows, m0, m0 + m_rows - 1), j0, keys);
     strip.a = st + m0;
     strip.c = o + m0 * p.d_v;
     if (row_scale != nullptr) strip.row_scale = row_scale + m0;

@@ -26,8 +26,9 @@ void pack_query_panel(const Problem& p, std::size_t i0, std::size_t rows, std::s
                       float* panel);
 
 // st[c·ld + r] = logit of query i0+r and key j0+c for c < keys, r < cols,
-// -inf where the causal rule or the mask hides the key from a real row.
-// Tiles of keys hidden from every row of a panel are filled, not computed.
+// -inf where the visibility rule hides the key from a real row. Tiles of
+// keys hidden from every row of a panel are filled, not computed; tiles
+// every row sees get no per-entry test.
 void score_tile(const Problem& p, const float* panel, std::size_t i0, std::size_t rows,
                 std::size_t cols, std::size_t j0, std::size_t keys, float* st, std::size_t ld);
 
@@ -41,9 +42,10 @@ void softmax_columns(float* st, std::size_t ld, std::size_t keys, std::size_t co
 // rows i0 .. i0+rows-1: m, l are the running max and sum of every column; on
 // return st holds exp(logit − m_new), m and l are updated and alpha[r] =
 // exp(m_old − m_new) is the factor the column's output accumulated so far
-// must be multiplied by. On a tile the causal diagonal crosses, a batch of
-// columns stops at the last key its rows (and the P·V strips that start in
-// it) can see: the entries past it stay -inf and are never read.
+// must be multiplied by. On a tile the causal diagonal or a window's end
+// crosses, a batch of columns stops at the last key its rows (and the P·V
+// strips that hold them) can see: the entries past it stay -inf and are
+// never read.
 void online_softmax_tile(const Problem& p, std::size_t i0, std::size_t rows, std::size_t j0,
                          float* st, std::size_t ld, std::size_t keys, std::size_t cols, float* m,
                          float* l, float* alpha);
@@ -52,7 +54,8 @@ void online_softmax_tile(const Problem& p, std::size_t i0, std::size_t rows, std
 // the keys j0 .. j0+keys-1: P is read from st transposed, and
 // v_rows[c·ldv + t] is the value row of key j0+c (V itself, or an aligned
 // copy of the tile). Each strip of query rows stops at the last key its
-// rows can see, so the hidden half of a diagonal tile is not multiplied.
+// rows can see, so the hidden half of a diagonal tile is not multiplied
+// (keys before a window's start have weight 0 and are).
 void weighted_values(const Problem& p, std::size_t i0, std::size_t rows, std::size_t j0,
                      const float* st, std::size_t ld, std::size_t cols, const float* v_rows,
                      std::size_t ldv, std::size_t keys, const float* row_scale, float* o);

@@ -3,8 +3,10 @@
 // and sum by online softmax, and their values added to the block's output,
 // which is rescaled as the max grows (Milakov & Gimelshein 2018; Dao et al.
 // 2022). It never allocates L×S: its scratch is a few tiles whatever the
-// length, and it skips the tiles the causal mask hides. The steps are those
-// of attention_block.hpp (transposed tiles, vertical softmax).
+// length, and it skips the key tiles the visibility rule (causal, window;
+// visibility.hpp) hides from a whole block, so with a window w its work
+// grows as L·w. The steps are those of attention_block.hpp (transposed
+// tiles, vertical softmax).
 //
 // Query blocks go through the keys in groups of up to four: each tile of
 // keys and values is used by the group's blocks one after the other while
@@ -47,7 +49,9 @@ std::size_t tile_floats(const Problem& p, const Tiles& t) {
 }
 
 struct BlockState {
-  std::size_t i0, rows, cols, keys_end;  // keys at or past keys_end are hidden from every row
+  std::size_t i0, rows, cols;
+  Visibility::Span keys;  // every row's keys lie in [keys.begin_min, keys.end_max)
+  bool started;           // a tile has written o
   float *panel, *o, *m, *l, *alpha;
 };
 
@@ -81,13 +85,15 @@ void chunked_attention(const Problem& p, std::size_t block_q, std::size_t block_
   BlockState group[blocks_per_group];
 
   for (std::size_t g0 = 0; g0 < p.L; g0 += t.group * t.bq) {
-    std::size_t count = 0, keys_end = 0;
+    // the group's keys: from the tile holding its first visible key to its last
+    std::size_t count = 0, keys_begin = p.S, keys_end = 0;
     for (std::size_t i0 = g0; i0 < p.L && count < t.group; i0 += t.bq, ++count) {
       BlockState& b = group[count];
       b.i0 = i0;
       b.rows = std::min(t.bq, p.L - i0);
       b.cols = block::padded_cols(b.rows);
-      b.keys_end = p.key_end(i0 + b.rows - 1);
+      b.keys = p.vis.span(i0, i0 + b.rows);
+      b.started = false;
       b.panel = states + count * block_floats(p, t);
       b.o = b.panel + p.d_k * t.cols;
       b.m = b.o + t.cols * p.d_v;
@@ -96,24 +102,30 @@ void chunked_attention(const Problem& p, std::size_t block_q, std::size_t block_
       block::pack_query_panel(p, i0, b.rows, b.cols, b.panel);
       std::fill(b.m, b.m + b.cols, neg_inf);
       std::fill(b.l, b.l + b.cols, 0.0f);
-      keys_end = std::max(keys_end, b.keys_end);
+      if (b.keys.begin_min >= b.keys.end_max) continue;  // no row sees a key
+      keys_begin = std::min(keys_begin, b.keys.begin_min);
+      keys_end = std::max(keys_end, b.keys.end_max);
     }
-    for (std::size_t j0 = 0; j0 < keys_end; j0 += t.bk) {
+    for (std::size_t j0 = keys_begin / t.bk * t.bk; j0 < keys_end; j0 += t.bk) {
+      const std::size_t tile_keys = std::min(t.bk, keys_end - j0);
       const float* v_rows = p.v.data + j0 * p.d_v;
       std::size_t v_ld = p.d_v;
       if (!v_aligned) {
-        block::copy_value_rows(p, j0, std::min(t.bk, keys_end - j0), v_tile);
+        block::copy_value_rows(p, j0, tile_keys, v_tile);
         v_rows = v_tile, v_ld = ldv;
       }
       for (std::size_t n = 0; n < count; ++n) {
         BlockState& b = group[n];
-        if (j0 >= b.keys_end) continue;  // causal: a block higher up sees fewer keys
-        const std::size_t keys = std::min(t.bk, b.keys_end - j0);
+        // causal rule or window: skip a tile no row of the block sees
+        if (!p.vis.any_visible(b.keys, j0, j0 + tile_keys)) continue;
+        const std::size_t keys = std::min(tile_keys, b.keys.end_max - j0);
         block::score_tile(p, b.panel, b.i0, b.rows, b.cols, j0, keys, st, b.cols);
         block::online_softmax_tile(p, b.i0, b.rows, j0, st, b.cols, keys, b.cols, b.m, b.l, b.alpha);
-        // the first tile starts the output; later ones rescale it by alpha
+        // the block's first tile starts the output; later ones rescale it by alpha
         block::weighted_values(p, b.i0, b.rows, j0, st, b.cols, b.cols, v_rows, v_ld, keys,
-                               j0 == 0 ? nullptr : b.alpha, b.o);
+                               b.started ? b.alpha : nullptr, b.o);
+        b.started = true;
+        ++r.tiles_scored;
       }
     }
     for (std::size_t n = 0; n < count; ++n)

@@ -59,23 +59,25 @@ void materialized_attention(const Problem& p, bool return_weights, AttentionResu
 
   for (std::size_t i0 = 0; i0 < p.L; i0 += block_rows) {
     const std::size_t rows = std::min(block_rows, p.L - i0), cols = block::padded_cols(rows);
-    // keys past the last row's causal end are hidden from the whole block
-    const std::size_t keys = p.key_end(i0 + rows - 1);
+    // keys outside [kb, ke) are hidden from the whole block (causal rule, window)
+    const Visibility::Span span = p.vis.span(i0, i0 + rows);
+    const std::size_t ke = span.end_max, kb = std::min(span.begin_min, ke);
     float* st = wt.get() + i0 * p.S;  // every earlier slab is block_rows wide
     block::pack_query_panel(p, i0, rows, cols, panel.get());
-    block::score_tile(p, panel.get(), i0, rows, cols, 0, keys, st, cols);
+    block::score_tile(p, panel.get(), i0, rows, cols, kb, ke - kb, st + kb * cols, cols);
     if (return_weights)
       for (std::size_t row = 0; row < rows; ++row)
-        for (std::size_t j = 0; j < keys; ++j) r.scores.at(i0 + row, j) = st[j * cols + row];
-    block::softmax_columns(st, cols, keys, cols, m.get(), l.get());
-    for (std::size_t j0 = 0; j0 < keys; j0 += key_chunk)
+        for (std::size_t j = kb; j < ke; ++j) r.scores.at(i0 + row, j) = st[j * cols + row];
+    // no key at all: m = -inf, l = 0, and store_rows writes zero rows
+    block::softmax_columns(st + kb * cols, cols, ke - kb, cols, m.get(), l.get());
+    for (std::size_t j0 = kb; j0 < ke; j0 += key_chunk)
       block::weighted_values(p, i0, rows, j0, st + j0 * cols, cols, cols, p.v.data + j0 * p.d_v,
-                             p.d_v, std::min(key_chunk, keys - j0), j0 == 0 ? nullptr : ones.get(),
+                             p.d_v, std::min(key_chunk, ke - j0), j0 == kb ? nullptr : ones.get(),
                              o.get());
     block::store_rows(p, i0, rows, o.get(), m.get(), l.get(), false, r);
     if (return_weights)
       for (std::size_t row = 0; row < rows; ++row)
-        for (std::size_t j = 0; j < keys; ++j) r.weights.at(i0 + row, j) = st[j * cols + row];
+        for (std::size_t j = kb; j < ke; ++j) r.weights.at(i0 + row, j) = st[j * cols + row];
   }
 }
 

@@ -1,6 +1,7 @@
 // Step-by-step trace of online softmax for one query row, for the lesson:
 // the same online_update the chunked kernel uses, recorded tile by tile,
-// next to the scalar reference row. Tiles the causal mask hides are skipped.
+// next to the scalar reference row. Tiles the causal rule or the window
+// hides (visibility.hpp) are skipped.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -18,18 +19,25 @@ namespace {
 using detail::Problem;
 constexpr float neg_inf = -std::numeric_limits<float>::infinity();
 
+// The tile holding the row's first visible key (none when it sees no key:
+// the tile at `end`, so the loop below does not run).
+std::size_t first_tile(std::size_t begin, std::size_t end, std::size_t bk) {
+  return (begin < end ? begin : end + bk - 1) / bk;
+}
+
 // The lesson's trace: float32 throughout, the same online_update as the
 // chunked kernel's step. Only for inputs that pass fast_path_safe.
 void float32_steps(const Problem& p, std::size_t row, std::size_t bk, OnlineSoftmaxTrace& trace) {
   const float* q_i = p.q.data + row * p.d_k;
-  const std::size_t end = p.key_end(row);
+  const std::size_t begin = p.vis.key_begin(row), end = p.vis.key_end(row);
   std::vector<float> s(bk), acc(p.d_v, 0.0f);
   float m = neg_inf, l = 0.0f;
-  for (std::size_t j0 = 0, tile = 0; j0 < end; j0 += bk, ++tile) {
+  // tiles wholly before the row's window are not traced
+  for (std::size_t j0 = first_tile(begin, end, bk) * bk, tile = j0 / bk; j0 < end; j0 += bk, ++tile) {
     const std::size_t w = std::min(bk, p.S - j0);
     for (std::size_t c = 0; c < w; ++c) {
       const std::size_t j = j0 + c;
-      s[c] = j < end ? p.scale * simd::dot(q_i, p.k.data + j * p.d_k, p.d_k) : neg_inf;
+      s[c] = p.vis.visible(row, j) ? p.scale * simd::dot(q_i, p.k.data + j * p.d_k, p.d_k) : neg_inf;
     }
     OnlineSoftmaxStep step;
     step.tile = tile;
@@ -64,17 +72,17 @@ void double_steps(const Problem& p, std::size_t row, std::size_t bk, const char*
                   OnlineSoftmaxTrace& trace) {
   const double neg_inf_d = -std::numeric_limits<double>::infinity();
   const float* q_i = p.q.data + row * p.d_k;
-  const std::size_t end = p.key_end(row);
+  const std::size_t begin = p.vis.key_begin(row), end = p.vis.key_end(row);
   std::vector<double> s(bk), acc(p.d_v, 0.0);
   double m = neg_inf_d, l = 0.0;
   const auto floats = [](const std::vector<double>& x) { return std::vector<float>(x.begin(), x.end()); };
-  for (std::size_t j0 = 0, tile = 0; j0 < end; j0 += bk, ++tile) {
+  for (std::size_t j0 = first_tile(begin, end, bk) * bk, tile = j0 / bk; j0 < end; j0 += bk, ++tile) {
     const std::size_t w = std::min(bk, p.S - j0);
     double tile_max = neg_inf_d;
     for (std::size_t c = 0; c < w; ++c) {
       const std::size_t j = j0 + c;
       s[c] = neg_inf_d;
-      if (j >= end) continue;
+      if (!p.vis.visible(row, j)) continue;
       const float* k_j = p.k.data + j * p.d_k;
       double dot = 0.0;
       for (std::size_t t = 0; t < p.d_k; ++t) dot += static_cast<double>(q_i[t]) * k_j[t];
@@ -120,10 +128,14 @@ void double_steps(const Problem& p, std::size_t row, std::size_t bk, const char*
 // q: (L, d_k)  k: (S, d_k)  v: (S, d_v)  trace.out, trace.reference: (d_v)
 OnlineSoftmaxTrace online_softmax_trace(MatrixView q, MatrixView k, MatrixView v, std::size_t row,
                                         std::size_t block_k, bool causal,
-                                        std::optional<float> scale) {
+                                        std::optional<float> scale, std::size_t window) {
   using namespace detail;
   const char* fn = "online_softmax_trace";
-  const Problem p = make_problem(q, k, v, causal, scale, nullptr, 0, fn);
+  AttentionOptions rule;
+  rule.causal = causal;
+  rule.scale = scale;
+  rule.window = window;
+  const Problem p = make_problem(q, k, v, rule, fn);
   if (row >= p.L)
     fail(ErrorCode::BadArgument, std::string(fn) + ": row is " + std::to_string(row) +
                                      " but q has only " + std::to_string(p.L) + " rows");

@@ -9,8 +9,7 @@
 
 namespace attn::detail {
 
-Problem make_problem(MatrixView q, MatrixView k, MatrixView v, bool causal,
-                     std::optional<float> scale, const std::uint8_t* mask, std::size_t row_offset,
+Problem make_problem(MatrixView q, MatrixView k, MatrixView v, const AttentionOptions& opt,
                      const char* fn, bool check_kv_finite, float max_abs_k, float max_abs_v) {
   require_matrix(q, fn, "q");
   require_matrix(k, fn, "k");
@@ -33,10 +32,13 @@ Problem make_problem(MatrixView q, MatrixView k, MatrixView v, bool causal,
   p.S = k.rows;
   p.d_k = q.cols;
   p.d_v = v.cols;
-  p.scale = resolve_scale(scale, p.d_k, fn);
-  p.causal = causal;
-  p.row_offset = row_offset;
-  p.mask = mask;
+  p.scale = resolve_scale(opt.scale, p.d_k, fn);
+  p.vis.S = p.S;
+  p.vis.causal = opt.causal;
+  p.vis.window = opt.window;
+  p.vis.row_offset = opt.row_offset;
+  p.vis.query_period = opt.query_period;
+  p.vis.mask = opt.mask;
   p.max_abs_q = require_finite(q, fn, "q");
   if (check_kv_finite) {
     max_abs_k = require_finite(k, fn, "k");

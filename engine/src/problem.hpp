@@ -1,5 +1,5 @@
 // One validated attention request as the kernels see it: input views, sizes,
-// the resolved scale and the visibility rule (causal and/or boolean mask).
+// the resolved scale and the visibility rule (visibility.hpp).
 // Built only by make_problem, after every check in engine.hpp has passed.
 #pragma once
 
@@ -8,38 +8,26 @@
 #include <optional>
 
 #include "attn/engine.hpp"
+#include "visibility.hpp"
 
 namespace attn::detail {
 
-// q: (L, d_k)  k: (S, d_k)  v: (S, d_v)  mask: (L, S) or null
+// q: (L, d_k)  k: (S, d_k)  v: (S, d_v)  vis.mask: (L, S) or null
 struct Problem {
   MatrixView q, k, v;
   std::size_t L = 0, S = 0, d_k = 0, d_v = 0;
   float scale = 1.0f;
-  bool causal = false;
-  std::size_t row_offset = 0;
-  const std::uint8_t* mask = nullptr;
+  Visibility vis;  // which keys each row sees (visibility.hpp)
   float max_abs_q = 0, max_abs_k = 0, max_abs_v = 0;  // largest |entry| of each input
-
-  // Last key index + 1 that the causal rule lets row i see (S without causal).
-  std::size_t key_end(std::size_t i) const {
-    if (!causal) return S;
-    // i + row_offset + 1, clamped to S without overflowing size_t
-    const std::size_t room = S - 1;  // S >= 1
-    if (i >= room || row_offset >= room - i) return S;
-    return i + row_offset + 1;
-  }
-  bool visible(std::size_t i, std::size_t j) const {
-    return j < key_end(i) && (mask == nullptr || mask[i * S + j] != 0);
-  }
 };
 
 // Checks shapes, zero dimensions, null data, the scale and finiteness of
 // q, k, v (in that order) and returns the problem; throws attn::Error.
 // check_kv_finite = false skips the scan of k and v (attn::KeyValues did it
 // and passes the magnitudes it found).
-Problem make_problem(MatrixView q, MatrixView k, MatrixView v, bool causal,
-                     std::optional<float> scale, const std::uint8_t* mask, std::size_t row_offset,
+// The rule comes from opt's causal, window, row_offset, query_period and
+// mask; its other fields are the caller's (kernel choice, tiles).
+Problem make_problem(MatrixView q, MatrixView k, MatrixView v, const AttentionOptions& opt,
                      const char* fn, bool check_kv_finite = true, float max_abs_k = 0,
                      float max_abs_v = 0);
 

@@ -48,14 +48,18 @@ function compare(spec) {
       for (const r of spec.maskRows) mask.data.fill(0, r * spec.S, (r + 1) * spec.S);
     }
     const args = { q, k, v, mask, causal: !!spec.causal, variant: spec.variant, rowOffset: spec.rowOffset,
-      blockQ: spec.blockQ, blockK: spec.blockK };
+      blockQ: spec.blockQ, blockK: spec.blockK, window: spec.window, queryPeriod: spec.queryPeriod };
     const one = engine.attention(args);
     const progress = [];
     const r = await pool.attention(args, { taskRows: spec.taskRows, onProgress: (p) => progress.push(p) });
     let maxDiff = 0;
     for (let i = 0; i < one.out.data.length; i++) maxDiff = Math.max(maxDiff, Math.abs(one.out.data[i] - r.out.data[i]));
+    // the same call without the window or period: a dropped option would give this
+    const plain = engine.attention({ ...args, window: undefined, queryPeriod: undefined });
+    let optionDiff = 0;
+    for (let i = 0; i < one.out.data.length; i++) optionDiff = Math.max(optionDiff, Math.abs(one.out.data[i] - plain.out.data[i]));
     return {
-      rows: r.out.rows, cols: r.out.cols, length: r.out.data.length, maxDiff,
+      rows: r.out.rows, cols: r.out.cols, length: r.out.data.length, maxDiff, optionDiff,
       maskedRows: r.maskedRows, oneMasked: [...one.maskedRows].sort((a, b) => a - b),
       scratchBytes: r.scratchBytes, ms: r.ms, workers: r.workers, tasks: r.tasks,
       progress, qUntouched: q.data.length === spec.L * spec.dk,
@@ -112,6 +116,18 @@ test('L≠S causal: top-left (rowOffset 0) and bottom-right (rowOffset S − L) 
   // more queries than keys: the last rows see every key
   const tall = await compare({ L: 300, S: 120, dk: 8, dv: 8, causal: true, variant: 'chunked', taskRows: 64 });
   assert.ok(tall.maxDiff <= 1e-6, `L > S: max diff ${tall.maxDiff}`);
+});
+
+test('a sliding window and a query period reach the workers (and change the result)', T, async () => {
+  const w = await compare({ L: 300, S: 300, dk: 16, dv: 8, causal: true, variant: 'chunked', taskRows: 40, window: 37 });
+  assert.ok(w.optionDiff > 1e-3, `the window changes the result (${w.optionDiff})`);
+  assert.ok(w.maxDiff <= 1e-6, `window: max diff ${w.maxDiff}`);
+  assert.ok(w.tasks > 1, `${w.tasks} tasks`);
+  const band = await compare({ L: 200, S: 120, dk: 8, dv: 8, variant: 'chunked', taskRows: 32, window: 9, rowOffset: 5 });
+  assert.ok(band.optionDiff > 1e-3 && band.maxDiff <= 1e-6, `band: ${band.optionDiff}, ${band.maxDiff}`);
+  const heads = await compare({ L: 4 * 60, S: 90, dk: 8, dv: 8, causal: true, variant: 'chunked', taskRows: 32,
+    rowOffset: 30, queryPeriod: 60, window: 20 });
+  assert.ok(heads.optionDiff > 1e-3 && heads.maxDiff <= 1e-6, `period: ${heads.optionDiff}, ${heads.maxDiff}`);
 });
 
 test('masked rows come back as global row indices', T, async () => {

@@ -3,9 +3,12 @@
 //   - inputs with NaN/inf are refused with NonFinite, a scale <= 0 with BadArgument;
 //   - every fast path (materialized with and without weights, chunked with the
 //     decoded block sizes, both through attn::KeyValues too, the online softmax
-//     trace) either refuses with NonFinite or agrees with the scalar reference
+//     trace), under the decoded visibility rule (causal, mask, row offset,
+//     sliding window, query period), either refuses with NonFinite or agrees
+//     with the scalar reference
 //     (which works in double) within a tolerance scaled to the logits' size;
-//     masked rows are the reference's, outputs finite;
+//     masked rows are the reference's, outputs finite; the reference hides
+//     exactly the pairs the rule, written out here on its own, hides;
 //   - weights are finite, >= 0, exactly 0 where hidden and sum to 1 per visible row;
 //   - the helpers (softmax_row, row_stats, logit_stats, jacobian norm,
 //     experiment, random_normal, score_matrix_bytes) give finite, in-range numbers;
@@ -131,6 +134,22 @@ bool float_may_overflow(const Inputs& in, double scale) {
   return false;
 }
 
+// engine.hpp's visibility rule for one pair, written out on its own in
+// 128-bit arithmetic (row_offset and the window may be near SIZE_MAX):
+// positions past SIZE_MAX count as SIZE_MAX, as engine.hpp says.
+bool sees(const attn::AttentionOptions& o, std::size_t i, std::size_t j) {
+  using wide = unsigned __int128;
+  const wide phase = o.query_period ? i % o.query_period : i;
+  const wide pos = std::min<wide>(phase + o.row_offset, SIZE_MAX);
+  const wide key = j, w = o.window;
+  if (o.causal && key > pos) return false;
+  if (w > 0) {
+    const wide distance = key > pos ? key - pos : pos - key;
+    if (distance >= w) return false;
+  }
+  return true;
+}
+
 // The reference's result, and whether the fast path's matches it.
 void compare(const Inputs& in, const attn::AttentionResult& ref, const attn::AttentionResult& r,
              bool weights, double scale) {
@@ -214,6 +233,11 @@ void fuzz_attention(Reader& r) {
     }
     in.opt.mask = in.mask.data();
   }
+  // read last, so that inputs written before these options existed decode as
+  // before (no window, no period: zeros past the end)
+  const std::uint8_t window_byte = r.u8();
+  in.opt.window = (flags & 16) ? SIZE_MAX - window_byte : window_byte;
+  in.opt.query_period = r.u8() % 80;
   in.opt.causal = flags & 1;
   if (has_scale) in.opt.scale = scale_in;
   in.opt.row_offset = row_offset;
@@ -255,11 +279,8 @@ void fuzz_attention(Reader& r) {
     for (std::size_t i = 0; i < L; ++i) {
       double sum = 0.0;
       bool any_visible = false;
-      // causal: keys j < i + row_offset + 1, clamped to S (row_offset may be near SIZE_MAX)
-      const std::size_t key_end =
-          !in.opt.causal || row_offset >= S || i + row_offset + 1 >= S ? S : i + row_offset + 1;
       for (std::size_t j = 0; j < S; ++j) {
-        const bool visible = j < key_end && (in.mask.empty() || in.mask[i * S + j]);
+        const bool visible = sees(in.opt, i, j) && (in.mask.empty() || in.mask[i * S + j]);
         any_visible |= visible;
         if (!visible) CHECK(ref->weights.at(i, j) == 0.0f && ref->scores.at(i, j) == -std::numeric_limits<float>::infinity());
         sum += ref->weights.at(i, j);
@@ -300,11 +321,11 @@ void fuzz_attention(Reader& r) {
   CHECK(std::isfinite(ls.mean_sq_unscaled) && ls.mean_sq_unscaled >= 0.0);
   CHECK(std::isfinite(ls.rms_scaled) && ls.rms_scaled >= 0.0);
 
-  // the trace of one row (no mask, no row offset: its own API)
+  // the trace of one row (no mask, no row offset, no period: its own API)
   const std::size_t row = row_offset % L, trace_k = block_k;
   try {
-    const attn::OnlineSoftmaxTrace t =
-        attn::online_softmax_trace(in.q.view(), in.k.view(), in.v.view(), row, trace_k, in.opt.causal, in.opt.scale);
+    const attn::OnlineSoftmaxTrace t = attn::online_softmax_trace(in.q.view(), in.k.view(), in.v.view(), row, trace_k,
+                                                                  in.opt.causal, in.opt.scale, in.opt.window);
     CHECK(t.out.size() == d_v && t.reference.size() == d_v);
     const double v_max = max_abs(in.v);
     const double e = float_may_overflow(in, scale) ? 0.0 : logit_error(d_k, scale, max_abs(in.q), max_abs(in.k));
@@ -314,9 +335,15 @@ void fuzz_attention(Reader& r) {
         CHECK(std::fabs(static_cast<double>(t.out[c]) - t.reference[c]) <=
               v_max * (2e-5 + 8.0 * e + 1e-6 * static_cast<double>(S)) + 1e-44 * static_cast<double>(S));
     }
-    const std::size_t visible = in.opt.causal ? std::min(S, row + 1) : S;
+    // tiles from the one holding the row's first visible key to its last
+    attn::AttentionOptions trace_rule;
+    trace_rule.causal = in.opt.causal;
+    trace_rule.window = in.opt.window;
+    std::size_t first = S, end = 0;
+    for (std::size_t j = 0; j < S; ++j)
+      if (sees(trace_rule, row, j)) first = std::min(first, j), end = j + 1;
     const std::size_t bk = std::min(trace_k, S);
-    CHECK(t.steps.size() == (visible + bk - 1) / bk);
+    CHECK(t.steps.size() == (end > 0 ? (end + bk - 1) / bk - first / bk : 0));
     for (const attn::OnlineSoftmaxStep& s : t.steps) {
       CHECK(std::isfinite(s.l_new) && s.l_new >= 0.999f);
       CHECK(s.rescale >= 0.0f && s.rescale <= 1.0f);

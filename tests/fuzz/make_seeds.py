@@ -9,7 +9,8 @@ The format, read from the front, little-endian, zeros past the end:
              f32 scale, [u8 block_q-1 unless flag 64], u8 block_k-1,
              row_offset (u8 if flag 32: SIZE_MAX - it; else u16 % 160),
              then q, k, v: u8 mode, u8 exponent, entries (mode % 4 == 0: f32 bits each;
-             else int8 each, the value int8/8 * 2^(exponent-128)), then the mask bits (LSB first).
+             else int8 each, the value int8/8 * 2^(exponent-128)), then the mask bits (LSB first),
+             then u8 window (0 = none; SIZE_MAX - it with flag 16), u8 query_period % 80 (0 = off).
   softmax_row: u8 n-1, u8 subtract_max (bit 0), n f32.
   heads (op 4: multihead_attention, then KvCache prefill + decode steps of the same sequence):
              u8 H_kv-1 (% 3), u8 G-1 (% 4; H_q = H_kv·G), u8 L-1 (% 8), u8 S-1 (% 10), u8 d_k-1 (% 9),
@@ -38,7 +39,7 @@ def small(exponent, *ints):  # a matrix in mode 1: int8/8 * 2^(exponent-128)
     return bytes([1, exponent]) + bytes(i & 0xff for i in ints)
 
 
-def attention(L, S, dk, dv, q, k, v, flags=0, scale=0.0, bq=64, bk=64, row_offset=0, mask=b''):
+def attention(L, S, dk, dv, q, k, v, flags=0, scale=0.0, bq=64, bk=64, row_offset=0, mask=b'', window=None, period=0):
     def length(n):  # inverse of the decoder's length(): 1..24 below 224, 41..72 from 224
         assert 1 <= n <= 24 or 41 <= n <= 72
         return n - 1 if n <= 24 else n - 41 + 224
@@ -47,7 +48,8 @@ def attention(L, S, dk, dv, q, k, v, flags=0, scale=0.0, bq=64, bk=64, row_offse
         head += bytes([bq - 1])
     head += bytes([bk - 1])
     head += bytes([row_offset]) if flags & 32 else struct.pack('<H', row_offset)
-    return head + q + k + v + mask
+    tail = b'' if window is None else bytes([window, period])  # older seeds end at the mask
+    return head + q + k + v + mask + tail
 
 
 def seeds():
@@ -81,6 +83,18 @@ def seeds():
                                       small(128, *ints[423:565]), flags=1, bq=64, bk=5)
     yield 'huge-offset-and-block', attention(5, 6, 2, 2, small(130, *ints[:10]), small(126, *ints[10:22]),
                                              small(200, *ints[22:34]), flags=1 | 32 | 64, bk=80, row_offset=3)
+    # sliding windows (causal and band), with a mask, an offset, a period, w = 1, w past SIZE_MAX - 255
+    yield 'window-causal-70x71', attention(70, 71, 3, 2, small(128, *ints[:210]), small(128, *ints[210:423]),
+                                           small(128, *ints[423:565]), flags=1, bq=13, bk=7, window=9)
+    yield 'window-band-mask', attention(10, 13, 5, 3, small(128, *ints[:50]), small(128, *ints[50:115]),
+                                        small(128, *ints[115:154]), flags=2, bq=3, bk=4, row_offset=2,
+                                        mask=bytes([0b10110111] * 17), window=3)
+    yield 'window-1-period', attention(12, 9, 2, 2, small(128, *ints[:24]), small(128, *ints[24:42]),
+                                       small(128, *ints[42:60]), flags=1, bq=5, bk=2, row_offset=3, window=1, period=4)
+    yield 'window-huge-offset', attention(5, 6, 2, 2, small(130, *ints[:10]), small(126, *ints[10:22]),
+                                          small(200, *ints[22:34]), flags=1 | 16 | 32, bk=3, row_offset=3, window=2)
+    yield 'window-logit-past-safe', attention(3, 4, 1, 1, raw(3e19, -3e19, 1), raw(4e18, 1, -1, 2), raw(1, 2, 3, 4),
+                                              flags=4, scale=1.0, bq=2, bk=2, window=2)
     # softmax_row at the edges
     yield 'softmax-edges', bytes([1, 3, 1]) + f32(F32_MAX, -F32_MAX, 0.0, -INF)
     yield 'softmax-no-subtract', bytes([1, 2, 0]) + f32(100.0, 1.0, -1e-45)

@@ -159,7 +159,7 @@ export function createEnginePool({ size, workerUrl = new URL('./engine-worker.mj
     const { q, k, v, mask, rowOffset = 0, ...options } = args;
     if (options.returnWeights) throw codedError('BadArgument', 'pool.attention: returnWeights is not available in the pool (it never assembles L×S)');
     // Inputs the row split cannot even read: one engine answers with its own error.
-    if (!isMatrixLike(q) || !isMatrixLike(k) || !isMatrixLike(v) || !Number.isInteger(rowOffset) || rowOffset < 0) {
+    if (!isMatrixLike(q) || !isMatrixLike(k) || !isMatrixLike(v) || !Number.isInteger(rowOffset) || rowOffset < 0 || args.queryPeriod) {  // a row split would shift queryPeriod's phase
       if (signal && signal.aborted) throw cancelledError();
       await readyPromise;
       const r = await links[0].request('attention', [args]);

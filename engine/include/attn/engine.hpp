@@ -5,7 +5,8 @@
 //   L queries, S keys, d_k query/key width, d_v value width.
 //   q: (L, d_k)  k: (S, d_k)  v: (S, d_v)  scores, weights: (L, S)  out: (L, d_v)
 // All matrices are row-major float32. Multiple heads (head-major) and the KV
-// cache have their own section below; no training, no batching.
+// cache have their own section below (query heads sharing one K/V can also be
+// stacked into one call with AttentionOptions::query_period); no training, no batching.
 #pragma once
 
 #include <cstddef>
@@ -91,16 +92,34 @@ void set_memory_budget(std::size_t bytes);  // 0 restores the default
 // ---------------------------------------------------------------- attention
 enum class Variant { Materialized, Chunked, Reference };
 
+// Which keys query row i may see (the visibility rule), with
+//   pos(i) = (query_period > 0 ? i mod query_period : i) + row_offset
+// the query's position in the key sequence:
+//   causal:            keys j <= pos(i)
+//   window w > 0:      with causal, the last w keys up to and including pos(i):
+//                      pos(i) - w < j <= pos(i) (Mistral / Gemma sliding windows);
+//                      without causal, a symmetric band |pos(i) - j| < w
+//                      (2w - 1 keys, as Longformer's local attention)
+//   mask:              and mask[i·S + j] != 0
+// Rows with no visible key give a zero output row and are listed in
+// masked_rows. With neither causal nor a window, row_offset and query_period
+// change nothing. query_period lets a caller stack the query heads of one
+// grouped-query group (H blocks of P rows, one per head) against one shared
+// K and V: every block gets the same positions. Any window size is valid
+// (one of at least S + pos(i) keys hides nothing from row i).
 struct AttentionOptions {
-  bool causal = false;             // PyTorch is_causal: query i sees keys j <= i + row_offset
+  bool causal = false;             // PyTorch is_causal: query i sees keys j <= pos(i)
   std::optional<float> scale;      // nullopt: 1/sqrt(d_k). "No scaling" is scale = 1.
   Variant variant = Variant::Materialized;
   std::size_t block_q = 64;        // chunked only: query rows per tile (any positive size)
   std::size_t block_k = 64;        // chunked only: key rows per tile (any positive size)
   const std::uint8_t* mask = nullptr;  // optional L×S, 1 = visible, 0 = hidden
   bool return_weights = false;     // also return scores and weights (not with Chunked)
-  std::size_t row_offset = 0;      // global index of q's first row, for the causal mask
-                                   // when a caller splits Q into slices (progress bars)
+  std::size_t row_offset = 0;      // position of q's first row, for causal and window rules,
+                                   // when a caller splits Q into slices (progress bars) or
+                                   // its queries are the last L of S positions
+  std::size_t window = 0;          // sliding window in keys (see above); 0 = none
+  std::size_t query_period = 0;    // 0 = off; else row i has position (i mod query_period) + row_offset
 };
 
 struct AttentionResult {
@@ -109,6 +128,10 @@ struct AttentionResult {
   Matrix weights;                  // (L, S); empty unless return_weights
   std::size_t scratch_bytes = 0;   // bytes of working memory the kernel used (excluding inputs and out)
   std::vector<std::uint32_t> masked_rows;  // rows with no visible key: out row = 0, weights row = 0
+  // Chunked only: (query block, key tile) pairs the kernel scored. Tiles the
+  // causal rule or window hides from a whole block are skipped, so with a
+  // window w this grows as L·w / (block_q·block_k), not L·S.
+  std::size_t tiles_scored = 0;
 };
 
 // The fast variants work in float32. Inputs whose float32 steps could
@@ -269,8 +292,11 @@ struct OnlineSoftmaxTrace {
   std::vector<float> reference;    // the same row computed by the scalar reference
   float max_abs_diff = 0;          // max |out - reference|
 };
+// window as in AttentionOptions (0 = none); tiles wholly before the row's
+// window are not traced.
 OnlineSoftmaxTrace online_softmax_trace(MatrixView q, MatrixView k, MatrixView v, std::size_t row,
-                                        std::size_t block_k, bool causal, std::optional<float> scale);
+                                        std::size_t block_k, bool causal, std::optional<float> scale,
+                                        std::size_t window = 0);
 
 // Softmax of one row, with or without subtracting the row max first (the
 // lesson shows the overflow the subtraction prevents). float32 throughout.
@@ -341,6 +367,15 @@ ExperimentResult experiment(std::size_t n, std::size_t d_k, const std::vector<st
 // Exact in double up to 2^53; throws BadArgument on 0 or non-integral input.
 double score_matrix_bytes(double n, double bytes_per_element, double heads = 1, double layers = 1,
                           double batch = 1);
+
+// Number of (query, key) pairs the rule of `rule` (causal, window,
+// row_offset, query_period; nothing else of it is read) lets L queries
+// see among S keys: the work of attention under that rule is proportional
+// to it (about 2·(d_k + d_v) flops per pair), and a chunked call's to it
+// plus the edges of its tiles. Exact (a sum over at most min(L, period)
+// rows, in double: exact up to 2^53). ZeroDimension if L or S is 0, BadArgument if a mask
+// is given (a mask's pairs depend on its contents).
+double visible_pairs(std::size_t L, std::size_t S, const AttentionOptions& rule);
 
 // ---------------------------------------------------------------- info
 const char* simd_arch_name();      // xsimd's name for the architecture in use, e.g. "sse4.1", "avx2"
