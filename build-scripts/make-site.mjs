@@ -37,7 +37,7 @@ import { TERMS_FILE, checkTexts, checkTerms, checkPageHtml, loadTextDir } from '
 import { LANGUAGES, language, languageCodes, otherLanguages } from '../web/js/languages.mjs';
 import { writeServiceWorker, SW_SOURCE } from './sw-manifest.mjs';
 import { CSP } from './site-policy.mjs';
-import { SECTIONS } from '../web/js/lesson-sections.mjs';
+import { SECTIONS, SECTION_NUMBERS } from '../web/js/lesson-sections.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const WEB = path.join(ROOT, 'web');
@@ -96,8 +96,12 @@ const HEAD_PARTIAL = path.join(ROOT, 'web', 'pages', '_head.html');
 // The lesson's contents list and section slots, from the one list of sections
 // (web/js/lesson-sections.mjs), as template markup filled like the rest of the page.
 const LESSON_PARTS = {
-  lessonToc: SECTIONS.map((s) => `      <li><a href="#${s.id}">{{t:${s.title}}}</a></li>`).join('\n'),
-  lessonSections: SECTIONS.map((s) => `  <section id="${s.id}" data-testid="${s.id}" aria-labelledby="${s.id}-h">` +
+  // numbered chapters carry their number (li value); the way in and out carry none (class)
+  lessonToc: SECTIONS.map((s) => (SECTION_NUMBERS[s.id]
+    ? `      <li value="${SECTION_NUMBERS[s.id]}">` : '      <li class="toc-unnumbered">') +
+    `<a href="#${s.id}">{{t:${s.title}}}</a></li>`).join('\n'),
+  lessonSections: SECTIONS.map((s) => `  <section id="${s.id}" data-testid="${s.id}"` +
+    (SECTION_NUMBERS[s.id] ? ` data-number="${SECTION_NUMBERS[s.id]}"` : '') + ` aria-labelledby="${s.id}-h">` +
     `<h2 id="${s.id}-h">{{t:${s.title}}}</h2><p class="section-loading">{{t:site.loading}}</p></section>`).join('\n'),
 };
 

@@ -1,6 +1,8 @@
 // A way through the long lesson (issue 12): the where-bar (js/pages/where-bar.mjs) and the
 // "copy link" buttons (js/pages/copy-link.mjs).
-// - Scrolling into section k shows "section k of n" (page language and digits; n and the
+// - Scrolling into chapter k shows "section k of n" (page language and digits; k and n are the
+//   numbered sections' data-number and count, the same numbers as the contents list and the
+//   prose; the big idea, the summary and the sources show their title only; numbers and
 //   titles are read from the page, not hard-coded) with that section's title; a heading the
 //   page jumps to is not under the bar; the back-to-top and contents links work by keyboard;
 //   axe finds nothing in the bar or the buttons; at 360 px the bar fits.
@@ -53,8 +55,14 @@ for (const lang of LANGS) {
     test(`${lang} ${width}px: the where-bar follows the reader; top and contents by keyboard`, T, async () => {
       const page = await open(lang, '', { width, height: width === 360 ? 740 : 900 });
       const sections = await page.evaluate(() => [...document.querySelectorAll('main > section[id]')]
-        .map((s) => ({ id: s.id, title: s.querySelector('h2').textContent.trim() })));   // (titles read from the page)
-      assert.ok(sections.length >= 9);
+        .map((s) => ({ id: s.id, number: Number(s.dataset.number) || 0, title: s.querySelector('h2').textContent.trim() })));   // (titles read from the page)
+      const chapters = sections.filter((s) => s.number).length;
+      assert.ok(chapters >= 9);
+      // the chapters are numbered 1…n in page order, as the contents list numbers them
+      assert.deepEqual(sections.filter((s) => s.number).map((s) => s.number), Array.from({ length: chapters }, (_, i) => i + 1));
+      const tocNumbers = await page.evaluate(() => [...document.querySelectorAll('.toc ol > li')]
+        .map((li) => (li.classList.contains('toc-unnumbered') ? 0 : li.value)));
+      assert.deepEqual(tocNumbers, sections.map((s) => s.number), 'the contents number the same chapters');
       assert.equal((await bar(page)).hidden, true, 'hidden while the contents are on screen');
       // a jump from the contents (the bar still hidden) leaves the heading below the bar
       await page.locator('.toc a[href="#s6"]').click();
@@ -64,20 +72,24 @@ for (const lang of LANGS) {
         - document.querySelector('[data-testid="where-bar"]').getBoundingClientRect().bottom);
       assert.ok(gap0 >= 0, `the heading is not under the bar after a jump from the contents (gap ${gap0} px)`);
       const fmt = (x) => new Intl.NumberFormat(locale[lang]).format(x);
-      for (const k of [4, 7, sections.length]) {
-        const s = sections[k - 1];
+      // two chapters, then the sources (the way out: its title only, no number)
+      for (const s of [sections.find((x) => x.number === 4), sections.find((x) => x.number === 7), sections[sections.length - 1]]) {
         await page.evaluate((id) => document.getElementById(id).scrollIntoView(), s.id);
         await page.mouse.wheel(0, 40);
         await page.waitForFunction((id) => document.querySelector('[data-testid="where-bar"]').dataset.section === id, s.id);
         const info = await bar(page);
         assert.equal(info.hidden, false);
-        const m = WHERE[lang].exec(info.count.trim());
-        assert.ok(m, `count text: ${info.count}`);
-        assert.deepEqual([m[1], m[2]], [fmt(k), fmt(sections.length)], `section ${k} of ${sections.length}`);
+        if (s.number) {
+          const m = WHERE[lang].exec(info.count.trim());
+          assert.ok(m, `count text: ${info.count}`);
+          assert.deepEqual([m[1], m[2]], [fmt(s.number), fmt(chapters)], `section ${s.number} of ${chapters}`);
+        } else {
+          assert.equal(info.count, '', `no number for ${s.id}`);
+        }
         assert.equal(info.title, s.title);
         assert.equal(info.overflow, false, 'no horizontal overflow');
         assert.ok(info.width <= width + 1);
-        if (k === 4) await shot(page, `${lang}-${width}`);
+        if (s.number === 4) await shot(page, `${lang}-${width}`);
       }
       // a jump to a heading leaves it below the bar (scroll-margin-top). Not to #s6: the contents
       // link above set that hash, and if the scroll spy has not yet replaced it, assigning the same

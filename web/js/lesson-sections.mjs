@@ -11,10 +11,13 @@
 //   title       the text key of its <h2> and contents entry (in every web/text/<lang>/)
 //   citesInline true when its own text cites the sources (else the page adds a "sources for
 //               this section" line from references.mjs SECTION_REFS)
+//   unnumbered  true for the way in and the way out (the big idea, the summary, the sources):
+//               the numbered sections are the lesson's chapters, 1…9 in the contents, the
+//               where-bar and the prose («بخش ۶», «القسم ٦»); these three carry no number
 // Adding a section: web/README.md, "Adding a section".
 
 export const SECTIONS = Object.freeze([
-  { id: 'intro', module: 'intro.mjs', title: 'intro.title' },
+  { id: 'intro', module: 'intro.mjs', title: 'intro.title', unnumbered: true },
   { id: 's1', module: 's1-qkv.mjs', title: 's1.title' },
   { id: 's2', module: 's2-worked-example.mjs', title: 's2.title' },
   { id: 's3', module: 's3-two-roads.mjs', title: 's3.title' },
@@ -24,6 +27,10 @@ export const SECTIONS = Object.freeze([
   { id: 's7', module: 's7-quadratic-cost.mjs', title: 's7.title' },
   { id: 's8', module: 's8-chunked.mjs', title: 's8.title' },
   { id: 's9', module: 's9-code.mjs', title: 's9.title', citesInline: true },
-  { id: 'summary', module: 'summary.mjs', title: 'summary.title' },
-  { id: 'refs', module: 'refs.mjs', title: 'refs.title' },
+  { id: 'summary', module: 'summary.mjs', title: 'summary.title', unnumbered: true },
+  { id: 'refs', module: 'refs.mjs', title: 'refs.title', unnumbered: true },
 ].map(Object.freeze));
+
+/** The chapter number of each numbered section (1, 2, … in page order), by id. */
+export const SECTION_NUMBERS = Object.freeze(Object.fromEntries(
+  SECTIONS.filter((s) => !s.unnumbered).map((s, i) => [s.id, i + 1])));

@@ -3,6 +3,8 @@
 // that section's title, in the page's language and digits) with a link back to the contents
 // and one to the top of the page. Everything comes from the page itself: the sections are
 // `main > section[id]` with an <h2>, so sections added to the lesson need no change here.
+// A chapter's number is its data-number (lesson-sections.mjs: the big idea, the summary and
+// the sources have none, and the bar shows only their title), "of n" counts the chapters.
 // The bar is `position: fixed` (it never moves the text under it); headings and sections get
 // `scroll-margin-top` (site.css, --where-h) so a jump to them does not end under it.
 //
@@ -13,6 +15,7 @@
 export function setupWhereBar({ toc, t }) {
   const sections = [...document.querySelectorAll('main > section[id]')].filter((s) => s.querySelector('h2'));
   if (!sections.length) return null;
+  const chapters = sections.filter((s) => s.dataset.number).length;
   if (toc && !toc.id) toc.id = 'toc';
 
   const bar = document.createElement('nav');
@@ -75,7 +78,9 @@ export function setupWhereBar({ toc, t }) {
   function render() {
     const s = sections[current];
     const h = s.querySelector('h2');
-    count.textContent = t('site.whereSection', { k: current + 1, n: sections.length });
+    const number = Number(s.dataset.number) || 0;
+    count.textContent = number ? t('site.whereSection', { k: number, n: chapters }) : '';
+    count.hidden = !number;
     // a copy of the heading's content: its formulas stay KaTeX (textContent would spell them twice)
     title.replaceChildren(...(h ? [...h.childNodes].map((n) => n.cloneNode(true)) : []));
     bar.dataset.section = s.id;
