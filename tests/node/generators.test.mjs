@@ -8,6 +8,8 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { EXERCISES, QUIZ, WORKED, forDisplay } from '../../web/js/practice/generators.mjs';
 import { gradeQuestion } from '../../web/js/practice/grading.mjs';
+import { display, stepKey } from '../../web/js/practice/blocks/try-yourself.mjs';
+import { loadTextDir } from '../../build-scripts/text-checks.mjs';
 
 const enginePath = fileURLToPath(new URL('../../build/site/js/engine.mjs', import.meta.url));
 const haveEngine = existsSync(enginePath);
@@ -143,3 +145,29 @@ test('forDisplay wraps only the params that need more digits', () => {
 if (!haveEngine) {
   test('engine build present', { skip: `SKIPPED engine checks: ${skip}` }, () => {});
 }
+
+// A placeholder the page has no value for prints as written («[batch] × [heads]»): every
+// [name] in a prompt, hint or solution step must be among the params the page passes.
+test('every placeholder of every prompt, hint and solution step is filled (every language)', { skip }, async () => {
+  const eng = await getEngine();
+  const { texts } = loadTextDir(fileURLToPath(new URL('../../web/text', import.meta.url)));
+  const missing = new Set();
+  const check = (lang, key, params) => {
+    const text = texts[lang][key];
+    assert.ok(typeof text === 'string', `${lang}: no text for ${key}`);
+    for (const m of text.replace(/\\\[/g, '').matchAll(/\[([A-Za-z_][A-Za-z0-9_.]*)\]/g)) {
+      if (!(m[1] in params)) missing.add(`${lang} ${key}: [${m[1]}]`);
+    }
+  };
+  for (const gen of ALL) {
+    for (const seed of SEEDS.slice(0, 8)) {
+      const q = await gen.generate(seed, eng);
+      for (const lang of Object.keys(texts)) {
+        check(lang, q.promptKey, display(q, q.params));
+        for (const h of q.hints) check(lang, h, display(q, q.params));
+        for (const s of q.steps) check(lang, stepKey(s), display(q, s.params));
+      }
+    }
+  }
+  assert.deepEqual([...missing], []);
+});

@@ -333,7 +333,7 @@ const quizzes = {
     const answer = bytes / GIB;
     return {
       params: { n, batch, heads, layers }, answer, tolerance: ONE_PERCENT,
-      steps: [['bytes', { bytes }], ['answer', { answer }]],
+      steps: [['bytes', { n, batch, heads, layers, bytes }], ['answer', { answer }]],
     };
   },
 

@@ -39,7 +39,8 @@ export function stepKey(step) {
 
 // −0 (e.g. −1 × 0) would print as "−۰": show it as 0.
 const noNegZero = (params) => Object.fromEntries(Object.entries(params).map(([k, v]) => [k, Object.is(v, -0) ? 0 : v]));
-const display = (q, params) => ({ ...forDisplay(noNegZero(params), q.digits), ...extraParams(q) });
+/** The params a question's prompt, hints and solution steps are rendered with (tests check every [placeholder] has one). */
+export const display = (q, params) => ({ ...forDisplay(noNegZero(params), q.digits), ...extraParams(q) });
 
 /** Render the worked solution of a generated question into an <ol>. */
 export function solutionList(ctx, q, testid) {
