@@ -347,7 +347,8 @@ val set_memory_budget(double bytes) {
 // ---------------------------------------------------------------- heads and the KV cache
 namespace {
 
-// A MultiheadResult as {out, weights?: matrix[], scores?: matrix[], scratchBytes, maskedRows: number[][]}.
+// A MultiheadResult as {out, weights?: matrix[], scores?: matrix[], scratchBytes, kernelCalls,
+// maskedRows: number[][]}.
 val multihead_to_js(const MultiheadResult& r, bool return_weights) {
   val out = val::object();
   out.set("out", to_js(r.out));
@@ -359,6 +360,7 @@ val multihead_to_js(const MultiheadResult& r, bool return_weights) {
     out.set("scores", scores);
   }
   out.set("scratchBytes", static_cast<double>(r.scratch_bytes));
+  out.set("kernelCalls", static_cast<double>(r.kernel_calls));  // one per KV group, per head with a mask
   val masked = val::array();
   for (const auto& rows : r.masked_rows) {
     val head = val::array();

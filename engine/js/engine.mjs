@@ -369,7 +369,8 @@ function makeApi(M) {
      * v (H_kv·S, d_v), head-major; query head h uses key/value head
      * h / (H_q/H_kv). Options as attention's (a mask is one L×S for all heads).
      * Returns {out: (H_q·L, d_v), weights?: H_q matrices (L, S), scores?,
-     * scratchBytes, maskedRows: one array of row numbers per query head}.
+     * scratchBytes, kernelCalls (one per key/value group; one per query head
+     * with a mask), maskedRows: one array of row numbers per query head}.
      */
     multiheadAttention(args) {
       const fn = 'multiheadAttention';

@@ -1,6 +1,7 @@
 // Multi-head, grouped-query and multi-query attention on top of attention():
-// every query head runs against a VIEW of its KV head's rows (head-major
-// layout, see engine.hpp), so K and V of a shared head are never copied.
+// each KV group's query heads run as one call against a VIEW of its KV
+// head's rows (head-major layout, see engine.hpp), so K and V of a shared
+// head are never copied and are read once per group.
 // Also the K/V byte count of a decode step, for the benchmark.
 #include <algorithm>
 #include <new>
@@ -60,12 +61,27 @@ MultiheadResult multihead_attention(MatrixView q, MatrixView k, MatrixView v, He
                                        "; both must be d_k" + shapes);
   const std::size_t L = q.rows / heads.q, S = k.rows / heads.kv, G = heads.q / heads.kv;
 
+  // One attention() call per KV group: its G query heads are the contiguous
+  // rows [g·G·L, (g+1)·G·L) of q, and query_period = L gives row i the
+  // position (i mod L) + row_offset, i.e. each head its own causal and window
+  // rule, so K_g and V_g are read once per group, not G times. A caller's
+  // own query_period P stacks too when P divides L ((i mod L) mod P = i mod P).
+  // A shared L×S mask keeps one call per query head: stacking it would need a
+  // G·L×S copy, G·L·S bytes, more than the (G−1)·S·(d_k+d_v)·4 bytes of K/V
+  // it saves whenever L > 4·(d_k+d_v), i.e. for every prompt worth batching.
+  const bool per_head =
+      opt.mask != nullptr || (opt.query_period != 0 && L % opt.query_period != 0);
+  const std::size_t rows_per_call = per_head ? L : G * L;
+  AttentionOptions o = opt;
+  if (!per_head && opt.query_period == 0) o.query_period = L;
+
   // Our own allocations: the output, the per-head weights and scores, and
-  // one head's result while it is copied (attention() checks its own work).
+  // one call's output while it is copied (attention() checks its own work;
+  // a group's weights are copied out into per-head matrices).
   const double Hq = static_cast<double>(heads.q), Ld = static_cast<double>(L);
   const double Sd = static_cast<double>(S), dv = static_cast<double>(v.cols);
   const double weights = opt.return_weights ? 2.0 * Hq * Ld * Sd : 0.0;
-  require_budget(f32_bytes(Hq * Ld * dv + weights + Ld * dv), fn,
+  require_budget(f32_bytes(Hq * Ld * dv + weights + static_cast<double>(rows_per_call) * dv), fn,
                  std::to_string(heads.q) + " heads of attention with L=" + std::to_string(L) +
                      ", S=" + std::to_string(S) + ", d_v=" + std::to_string(v.cols));
 
@@ -81,30 +97,36 @@ MultiheadResult multihead_attention(MatrixView q, MatrixView k, MatrixView v, He
     fail(ErrorCode::TooLarge, std::string(fn) + ": out of memory for the output");
   }
 
-  for (std::size_t g = 0; g < heads.kv; ++g) {
+  const std::size_t heads_per_call = rows_per_call / L, calls = heads.q / heads_per_call;
+  for (std::size_t c = 0; c < calls; ++c) {
+    const std::size_t g = c * heads_per_call / G;  // the KV group of the call's first head
     const MatrixView k_g = head_rows(k, g, S), v_g = head_rows(v, g, S);  // views: no copy
-    // ---- THE SWITCH (once AttentionOptions has query_period) ----------------
-    // Today: one attention() call per query head of the group, so K_g and V_g
-    // are read G times. With query_period, the group's G query heads are the
-    // contiguous rows [g·G·L, (g+1)·G·L) of q, and ONE call
-    //     AttentionOptions o = opt; o.query_period = L;
-    //     attention(head_rows(q, g, G·L), k_g, v_g, o)
-    // gives row i the position (i mod L) + row_offset, i.e. each head its own
-    // causal rule, and reads K_g, V_g once per group. Its out rows are
-    // already in head-major order (copy at row g·G·L); its (G·L, S) weights
-    // split into G blocks of L rows; masked row i belongs to head g·G + i / L
-    // as row i mod L. (A shared mask would then need G·L rows.)
-    for (std::size_t h = g * G; h < (g + 1) * G; ++h) {
-      AttentionResult one = attention(head_rows(q, h, L), k_g, v_g, opt);
-      copy_rows(one.out, r.out, h * L);
-      r.scratch_bytes = std::max(r.scratch_bytes, one.scratch_bytes);
-      r.masked_rows[h] = std::move(one.masked_rows);
-      if (opt.return_weights) {
-        r.scores.push_back(std::move(one.scores));
-        r.weights.push_back(std::move(one.weights));
-      }
+    AttentionResult one = attention(head_rows(q, c, rows_per_call), k_g, v_g, o);
+    ++r.kernel_calls;
+    copy_rows(one.out, r.out, c * rows_per_call);  // already head-major
+    r.scratch_bytes = std::max(r.scratch_bytes, one.scratch_bytes);
+    const std::size_t h0 = c * heads_per_call;
+    for (std::uint32_t i : one.masked_rows)  // row i of the call is row i mod L of head h0 + i / L
+      r.masked_rows[h0 + i / L].push_back(static_cast<std::uint32_t>(i % L));
+    if (!opt.return_weights) continue;
+    if (heads_per_call == 1) {
+      r.scores.push_back(std::move(one.scores));
+      r.weights.push_back(std::move(one.weights));
+      continue;
     }
-    // ---- end of the switch --------------------------------------------------
+    try {
+      for (std::size_t h = 0; h < heads_per_call; ++h) {  // (G·L, S) -> G blocks of (L, S)
+        r.scores.push_back(Matrix(L, S));
+        r.weights.push_back(Matrix(L, S));
+        const std::size_t at = h * L * S;
+        std::copy(one.scores.data.begin() + at, one.scores.data.begin() + at + L * S,
+                  r.scores.back().data.begin());
+        std::copy(one.weights.data.begin() + at, one.weights.data.begin() + at + L * S,
+                  r.weights.back().data.begin());
+      }
+    } catch (const std::bad_alloc&) {
+      fail(ErrorCode::TooLarge, std::string(fn) + ": out of memory for the heads' weights");
+    }
   }
   return r;
 }

@@ -169,19 +169,17 @@ MultiheadResult KvCache::prefill_attention(MatrixView q, MatrixView k, MatrixVie
   if (opt.mask != nullptr)
     fail(ErrorCode::BadArgument, std::string(fn) + ": a mask is not available here; the prompt "
                                                    "attends causally (and within the window)");
-  const Rows r = check_rows(*this, k, v, fn, 0);
+  if (opt.window != 0 && opt.window != window_)
+    fail(ErrorCode::BadArgument,
+         std::string(fn) + ": window " + std::to_string(opt.window) + " differs from the cache's " +
+             (window_ != 0 ? "window of " + std::to_string(window_) + " rows" : std::string("(none)")) +
+             "; decode steps see what the cache keeps, so the prompt uses the cache's window");
+  check_rows(*this, k, v, fn, 0);  // against the cache's heads and d, before any work
   AttentionOptions o = opt;  // everything else passes through whole
   o.causal = true;
-  std::vector<std::uint8_t> band;
-  if (window_ != 0 && window_ < r.n) {
-    // ---- until AttentionOptions has a window: o.window = window_ replaces this
-    require_budget(static_cast<double>(r.n) * static_cast<double>(r.n), fn,
-                   "the window's " + std::to_string(r.n) + "x" + std::to_string(r.n) + " mask");
-    band.assign(r.n * r.n, 0);
-    for (std::size_t i = 0; i < r.n; ++i)  // row i sees keys i-w+1 .. i (causal does j <= i)
-      for (std::size_t j = i + 1 > window_ ? i + 1 - window_ : 0; j <= i; ++j) band[i * r.n + j] = 1;
-    o.mask = band.data();
-  }
+  // the window rule itself (row i sees keys i-w+1 .. i): no n×n mask, and
+  // the chunked kernel skips the tiles it hides; w >= n hides nothing
+  o.window = window_;
   MultiheadResult result = multihead_attention(q, k, v, HeadCounts{heads_q, heads_kv_}, o);
   prefill(k, v);
   return result;

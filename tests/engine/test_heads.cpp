@@ -101,6 +101,63 @@ TEST_CASE("multihead_attention passes row_offset and scale through to every head
   check_heads(q, k, v, s, opt, attn::multihead_attention(q.view(), k.view(), v.view(), {6, 3}, opt));
 }
 
+TEST_CASE("multihead_attention: one kernel call per KV group (K/V read once per group), per head with a mask") {
+  struct Case {
+    std::size_t hq, hkv;
+  };
+  const std::vector<std::uint8_t> mask(5 * 7, 1);
+  std::uint64_t seed = 300;
+  for (const Case c : {Case{8, 2}, Case{4, 1}, Case{3, 3}, Case{6, 3}}) {
+    const Shape s{c.hq, c.hkv, 5, 7, 4, 3, true};
+    CAPTURE(c.hq);
+    CAPTURE(c.hkv);
+    const attn::Matrix q = test::randn(seed++, s.hq * s.L, s.d_k), k = test::randn(seed++, s.hkv * s.S, s.d_k),
+                       v = test::randn(seed++, s.hkv * s.S, s.d_v);
+    for (attn::Variant variant : {attn::Variant::Reference, attn::Variant::Materialized, attn::Variant::Chunked}) {
+      attn::AttentionOptions opt;
+      opt.causal = true;
+      opt.variant = variant;
+      opt.block_q = 3;  // blocks straddle the heads' boundaries (L = 5)
+      opt.block_k = 2;
+      opt.return_weights = variant != attn::Variant::Chunked;
+      const attn::MultiheadResult r = attn::multihead_attention(q.view(), k.view(), v.view(), {s.hq, s.hkv}, opt);
+      CHECK(r.kernel_calls == c.hkv);
+      check_heads(q, k, v, s, opt, r);
+      opt.mask = mask.data();  // a shared L x S mask keeps one call per head (see heads.cpp)
+      const attn::MultiheadResult m = attn::multihead_attention(q.view(), k.view(), v.view(), {s.hq, s.hkv}, opt);
+      CHECK(m.kernel_calls == c.hq);
+      check_heads(q, k, v, s, opt, m);
+    }
+  }
+}
+
+TEST_CASE("multihead_attention: window and the caller's query_period per head, stacked or not") {
+  const Shape s{8, 2, 6, 11, 5, 4, true};
+  const attn::Matrix q = test::randn(31, s.hq * s.L, s.d_k), k = test::randn(32, s.hkv * s.S, s.d_k),
+                     v = test::randn(33, s.hkv * s.S, s.d_v);
+  for (bool causal : {true, false})
+    for (std::size_t window : {std::size_t(0), std::size_t(1), std::size_t(3), std::size_t(20)})
+      for (std::size_t period : {std::size_t(0), std::size_t(3), std::size_t(4)})  // 3 divides L, 4 does not
+        for (attn::Variant variant : {attn::Variant::Materialized, attn::Variant::Chunked}) {
+          CAPTURE(causal);
+          CAPTURE(window);
+          CAPTURE(period);
+          CAPTURE(static_cast<int>(variant));
+          attn::AttentionOptions opt;
+          opt.causal = causal;
+          opt.window = window;
+          opt.query_period = period;
+          opt.row_offset = 2;
+          opt.variant = variant;
+          opt.block_q = 4;
+          opt.block_k = 3;
+          opt.return_weights = variant != attn::Variant::Chunked;
+          const attn::MultiheadResult r = attn::multihead_attention(q.view(), k.view(), v.view(), {8, 2}, opt);
+          CHECK(r.kernel_calls == (period == 4 ? 8u : 2u));
+          check_heads(q, k, v, s, opt, r);
+        }
+}
+
 TEST_CASE("multihead_attention refuses bad head counts and shapes with typed errors") {
   const attn::Matrix q = test::randn(1, 8, 4), k = test::randn(2, 6, 4), v = test::randn(3, 6, 2);
   const attn::AttentionOptions opt;

@@ -99,6 +99,54 @@ TEST_CASE("windowed cache: decode = causal attention over the last w keys (w = 1
       }
 }
 
+TEST_CASE("windowed prefill_attention = causal attention over the last w keys, chunked, tiles not multiples of w") {
+  const Seq s{6, 2, 23, 8, 5};
+  std::uint64_t seed = 1300;
+  for (std::size_t window : {std::size_t(1), std::size_t(5), std::size_t(7), std::size_t(22), std::size_t(23), std::size_t(40)})
+    for (attn::Variant variant : {attn::Variant::Chunked, attn::Variant::Materialized, attn::Variant::Reference}) {
+      CAPTURE(window);
+      CAPTURE(static_cast<int>(variant));
+      const attn::Matrix q = test::randn(seed++, s.hq * s.n, s.d_k);
+      const attn::Matrix k = test::randn(seed++, s.hkv * s.n, s.d_k);
+      const attn::Matrix v = test::randn(seed++, s.hkv * s.n, s.d_v);
+      attn::KvCache cache(s.hkv, s.d_k, s.d_v, window);
+      attn::AttentionOptions opt;
+      opt.variant = variant;
+      opt.block_q = 4;  // 4 and 3 divide none of the windows but 1
+      opt.block_k = 3;
+      const attn::MultiheadResult r = cache.prefill_attention(q.view(), k.view(), v.view(), s.hq, opt);
+      CHECK(test::mismatches(r.out, full_causal(q, k, v, s, window)) == 0);
+      CHECK(r.kernel_calls == s.hkv);
+      CHECK(cache.length() == std::min(s.n, window));
+    }
+}
+
+TEST_CASE("windowed prefill_attention builds no n x n mask: a budget far below n^2 bytes suffices (chunked)") {
+  const Seq s{2, 1, 600, 4, 4};
+  const attn::Matrix q = test::randn(41, s.hq * s.n, s.d_k), k = test::randn(42, s.hkv * s.n, s.d_k),
+                     v = test::randn(43, s.hkv * s.n, s.d_v);
+  attn::KvCache cache(s.hkv, s.d_k, s.d_v, 16);
+  attn::AttentionOptions opt;
+  opt.variant = attn::Variant::Chunked;
+  attn::MultiheadResult r;
+  {
+    test::Budget budget(100000);  // a 600 x 600 mask is 360,000 bytes
+    r = cache.prefill_attention(q.view(), k.view(), v.view(), s.hq, opt);
+  }
+  CHECK(test::mismatches(r.out, full_causal(q, k, v, s, 16)) == 0);
+}
+
+TEST_CASE("prefill_attention refuses a window other than the cache's") {
+  attn::KvCache cache(1, 4, 3, 8);
+  const attn::Matrix q = test::randn(1, 5, 4), k = test::randn(2, 5, 4), v = test::randn(3, 5, 3);
+  attn::AttentionOptions opt;
+  opt.window = 4;
+  CHECK(test::code_of([&] { cache.prefill_attention(q.view(), k.view(), v.view(), 1, opt); }) == "BadArgument");
+  CHECK(cache.appended() == 0);
+  opt.window = 8;  // the cache's own window is accepted
+  CHECK(cache.prefill_attention(q.view(), k.view(), v.view(), 1, opt).out.rows == 5);
+}
+
 TEST_CASE("windowed cache keeps w rows per head: length and bytes stop growing") {
   attn::KvCache cache(3, 4, 2, 5);
   const attn::Matrix q = test::randn(1, 3, 4);

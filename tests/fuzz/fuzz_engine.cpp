@@ -467,6 +467,12 @@ void fuzz_heads(Reader& r) {
   in.opt.return_weights = in.opt.variant != attn::Variant::Chunked;
   in.opt.block_q = r.u8() % 9 + 1;
   in.opt.block_k = r.u8() % 9 + 1;
+  // flags 16 and 32 read no bytes (older seeds decode the same): 16 gives
+  // multihead_attention the cache's window and prefills through
+  // prefill_attention; 32 a query_period of (flags >> 6) % L + 1, which may
+  // or may not divide L (stacked per group, or one call per head)
+  if (flags & 16) in.opt.window = window;
+  if (flags & 32) in.opt.query_period = (flags >> 6) % L + 1;
   const bool finite = all_finite(in.q) && all_finite(in.k) && all_finite(in.v);
   const double scale = 1.0 / std::sqrt(static_cast<double>(d_k));
 
@@ -512,11 +518,45 @@ void fuzz_heads(Reader& r) {
       std::copy_n(in.k.data.begin() + g * S * d_k, prompt * d_k, kp.data.begin() + g * prompt * d_k);
       std::copy_n(in.v.data.begin() + g * S * d_v, prompt * d_v, vp.data.begin() + g * prompt * d_v);
     }
-    const auto c = error_of([&] { cache.prefill(kp.view(), vp.view()); });
-    if (c) {
-      CHECK(*c == attn::ErrorCode::NonFinite && !finite);
-      CHECK(cache.length() == 0 && cache.appended() == 0);
-      return;
+    if (flags & 16) {
+      // the prompt's causal (windowed) attention: head h's query rows t % L, t < prompt
+      attn::Matrix qp(hq * prompt, d_k);
+      for (std::size_t h = 0; h < hq; ++h)
+        for (std::size_t t = 0; t < prompt; ++t)
+          std::copy_n(in.q.data.begin() + (h * L + t % L) * d_k, d_k, qp.data.begin() + (h * prompt + t) * d_k);
+      attn::AttentionOptions po = in.opt;
+      po.query_period = 0;
+      std::optional<attn::MultiheadResult> pre;
+      const auto c = error_of([&] { pre = cache.prefill_attention(qp.view(), kp.view(), vp.view(), hq, po); });
+      if (c) {  // NonFinite only (a logit past float32 in a fast path); the cache stays empty
+        CHECK(*c == attn::ErrorCode::NonFinite);
+        CHECK(cache.length() == 0 && cache.appended() == 0);
+        return;
+      }
+      CHECK(pre->out.rows == hq * prompt && cache.appended() == prompt);
+      for (std::size_t h = 0; h < hq; ++h) {
+        Inputs one;
+        one.q = rows_of(qp, h * prompt, prompt);
+        one.k = rows_of(kp, (h / G) * prompt, prompt);
+        one.v = rows_of(vp, (h / G) * prompt, prompt);
+        one.opt = po;
+        one.opt.causal = true;
+        attn::AttentionOptions ro = one.opt;
+        ro.variant = attn::Variant::Reference;
+        ro.return_weights = true;
+        const attn::AttentionResult ref = attn::attention(one.q.view(), one.k.view(), one.v.view(), ro);
+        attn::AttentionResult got;
+        got.out = rows_of(pre->out, h * prompt, prompt);
+        got.masked_rows = pre->masked_rows[h];
+        compare(one, ref, got, false, scale);
+      }
+    } else {
+      const auto c = error_of([&] { cache.prefill(kp.view(), vp.view()); });
+      if (c) {
+        CHECK(*c == attn::ErrorCode::NonFinite && !finite);
+        CHECK(cache.length() == 0 && cache.appended() == 0);
+        return;
+      }
     }
   }
   for (std::size_t t = prompt; t < S; ++t) {

@@ -14,7 +14,9 @@ The format, read from the front, little-endian, zeros past the end:
   softmax_row: u8 n-1, u8 subtract_max (bit 0), n f32.
   heads (op 4: multihead_attention, then KvCache prefill + decode steps of the same sequence):
              u8 H_kv-1 (% 3), u8 G-1 (% 4; H_q = H_kv·G), u8 L-1 (% 8), u8 S-1 (% 10), u8 d_k-1 (% 9),
-             u8 d_v-1 (% 9), u8 flags (1 causal, 2 chunked, 4 reference, 8 window follows),
+             u8 d_v-1 (% 9), u8 flags (1 causal, 2 chunked, 4 reference, 8 window follows, 16 the window
+             also in multihead_attention and a prefill through prefill_attention, 32 query_period =
+             (flags >> 6) % L + 1; 16 and 32 read no bytes),
              [u8 window % (S+2) if flag 8], u8 prompt rows % (S+1), then q (H_q·L, d_k),
              k (H_kv·S, d_k), v (H_kv·S, d_v) as above, u8 block_q-1 (% 9), u8 block_k-1 (% 9).
 Run from the repository root: python3 tests/fuzz/make_seeds.py
@@ -105,6 +107,13 @@ def seeds():
     # heads: GQA (H_kv = 2, G = 2), L = 3, S = 5, d = 2, causal, window 3, 2 prompt rows
     yield 'heads-gqa-window', (bytes([4, 1, 1, 2, 4, 1, 1, 1 | 8, 3, 2]) + small(128, *ints[:24])
                                + small(128, *ints[24:44]) + small(128, *ints[44:64]) + bytes([1, 2]))
+    # heads: GQA (H_kv = 2, G = 2), L = 6, S = 8, d = 2, causal, window 3 in multihead_attention and
+    # prefill_attention (5 prompt rows), query_period (flags >> 6) % 6 + 1: 3 (divides L, one call
+    # per group; chunked, blocks 3x2) and 4 (does not: one call per head; materialized)
+    for name, flags in (('heads-prefill-window-period3', 1 | 2 | 8 | 16 | 32 | 128),
+                        ('heads-prefill-window-period4', 1 | 8 | 16 | 32 | 192)):
+        yield name, (bytes([4, 1, 1, 5, 7, 1, 1, flags, 3, 5]) + small(128, *ints[:48])
+                     + small(128, *ints[48:80]) + small(128, *ints[80:112]) + bytes([2, 1]))
     # heads: MQA (H_kv = 1, G = 4), chunked, values near FLT_MAX/S (the decode's double path)
     yield 'heads-mqa-huge-v', (bytes([4, 0, 3, 1, 6, 2, 0, 2, 3]) + small(128, *ints[64:88])
                                + small(128, *ints[88:109]) + small(252, *ints[109:116]) + bytes([0, 3]))

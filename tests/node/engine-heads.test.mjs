@@ -49,6 +49,7 @@ test('multiheadAttention equals attention() head by head (MHA, GQA 8/2, MQA; cau
       assert.equal(r.out.rows, hq * L);
       assert.equal(r.out.cols, dv);
       assert.equal(r.maskedRows.length, hq);
+      assert.equal(r.kernelCalls, hkv);  // one kernel call per key/value group
       for (let h = 0; h < hq; h++) {
         const got = r.out.data.subarray(h * L * dv, (h + 1) * L * dv);
         assert.ok(maxAbsDiff(got, want[h].out.data) < 1e-5, `${variant} head ${h}`);
@@ -65,6 +66,7 @@ test('multiheadAttention: headsKv defaults to headsQ; a mask is one L x S for al
   const mask = { rows: 3, cols: 4, data: Uint8Array.from([1, 0, 0, 1, 0, 0, 0, 0, 1, 1, 1, 1]) };
   const r = engine.multiheadAttention({ q, k, v, headsQ: 2, mask, returnWeights: true });
   assert.deepEqual(r.maskedRows, [[1], [1]]);
+  assert.equal(r.kernelCalls, 2);  // a shared mask: one call per query head
   for (let h = 0; h < 2; h++) {
     assert.deepEqual(Array.from(r.out.data.subarray((h * 3 + 1) * 2, (h * 3 + 2) * 2)), [0, 0]);
     assert.equal(r.weights[h].data[1], 0);  // key 1 hidden in row 0 of every head

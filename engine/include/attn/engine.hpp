@@ -184,12 +184,18 @@ struct MultiheadResult {
   std::vector<Matrix> weights;     // H_q matrices (L, S); empty unless return_weights
   std::size_t scratch_bytes = 0;   // the largest scratch_bytes of one kernel call
   std::vector<std::vector<std::uint32_t>> masked_rows;  // per query head: rows (0..L-1) with no visible key
+  // attention() calls made: one per KV group (its G query heads stacked
+  // with query_period), so K and V of a group are read once; one per query
+  // head when opt.mask is set or opt.query_period does not divide L.
+  std::size_t kernel_calls = 0;
 };
 
 // attention() for every query head against its KV head's rows, which are
 // read through views, never copied. opt applies to every head as it is
-// (causal, row_offset, scale, variant, blocks, and any later visibility
-// option); opt.mask, if set, is one L×S mask shared by all heads.
+// (causal, window, row_offset, query_period, scale, variant, blocks);
+// opt.mask, if set, is one L×S mask shared by all heads. The G query heads
+// of a group run as ONE attention() call on their G·L contiguous rows with
+// query_period = L (see heads.cpp for the exceptions).
 // Errors: heads.q or heads.kv = 0 -> ZeroDimension; heads.q not a multiple
 // of heads.kv -> BadArgument; q.rows not a multiple of H_q, k.rows not a
 // multiple of H_kv, k.rows != v.rows, q.cols != k.cols -> ShapeMismatch;
@@ -202,9 +208,9 @@ MultiheadResult multihead_attention(MatrixView q, MatrixView k, MatrixView v, He
 // each KV head's K and V rows are streamed ONCE for all G query heads of
 // its group, so this is H_kv·S·(d_k + d_v)·4, whatever H_q is. Grouped-query
 // attention with H_q / H_kv = 4 thus reads 4x fewer bytes than multi-head
-// attention with the same H_q. multihead_attention reads a head's K/V once
-// per query head today (one attention() call each; see heads.cpp), and
-// once per group after the switch marked there. In double: no wrap on wasm32.
+// attention with the same H_q. multihead_attention reads a KV head's K/V
+// once per group (one attention() call per group; see heads.cpp). In
+// double: no wrap on wasm32.
 double kv_bytes_read(HeadCounts heads, std::size_t S, std::size_t d_k, std::size_t d_v);
 
 // K and V rows of one sequence for H_kv heads, for generation: prefill()
@@ -227,8 +233,9 @@ class KvCache {
   // prefill(k, v) on an EMPTY cache, then causal attention of the prompt's
   // queries q (H_q·n, d_k) against it: multihead_attention(q, k, v, {H_q,
   // H_kv}, opt) with opt.causal = true (row i sees keys 0..i) and, with a
-  // window w < n, each row restricted to its last w keys (a banded mask
-  // until AttentionOptions has a window). Other options pass through.
+  // window w < n, each row restricted to its last w keys (opt.window = w:
+  // no mask is built, and the chunked kernel skips tiles the window hides).
+  // Other options pass through.
   // BadArgument if the cache is not empty or opt.mask is set.
   MultiheadResult prefill_attention(MatrixView q, MatrixView k, MatrixView v, std::size_t heads_q,
                                     const AttentionOptions& opt);
