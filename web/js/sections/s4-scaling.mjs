@@ -31,6 +31,9 @@ import { fold } from '../widgets/fold.mjs';
 import { cite } from '../references.mjs';
 import { backgroundFill, nearestFirst } from '../background-fill.mjs';
 
+// Weight ratios above this are said in words (s4.var.huge), not in 20-odd digits.
+const HUGE_RATIO = 1e6;
+
 export const DK_VALUES = [1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024];
 const N_MIN = 2, N_MAX = 128, SEED_MAX = 1e9;
 const SWEEP_SEEDS = Array.from({ length: 32 }, (_, i) => i + 1);
@@ -218,9 +221,11 @@ export async function mount(root, ctx) {
     });
     Object.assign(varLive.dataset, { msq: ls.meanSqUnscaled, rmsOff: ls.rmsUnscaled, rmsOn: ls.rmsScaled });
     const ratio = (w) => w.weights[0] / w.weights[1];
-    lineRatio({
-      ratioOff: fmt(ratio(rOff), { maximumSignificantDigits: 3 }), ratioOn: fmt(ratio(rOn), { maximumSignificantDigits: 3 }),
-    });
+    // At large d_k the unscaled ratio is astronomically large (about e^64 ≈ 6·10^27 at d_k = 1024):
+    // 28 digits say nothing, "more than a million" says it (s4.var.huge).
+    const ratioText = (x) => (x > HUGE_RATIO ? ctx.t('s4.var.huge', { limit: fmt(HUGE_RATIO) })
+      : fmt(x, { maximumSignificantDigits: 3 }));
+    lineRatio({ ratioOff: ratioText(ratio(rOff)), ratioOn: ratioText(ratio(rOn)) });
     lineDk({
       dk: fmt(dk), rms: f(lsDk.rmsScaled, 4), pred: f(1 / Math.sqrt(dk), 4),
       max: f(byDk.maxW, 4), inv: f(1 / n), share: pct(byDk.meanH / uniform),
