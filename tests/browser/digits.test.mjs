@@ -96,8 +96,18 @@ for (const lang of LANGS) {
       await page.keyboard.press('Home');
       await waitChange(s4, s4Before);
       await page.evaluate(() => document.getElementById('s5').scrollIntoView());
+      const y0 = await page.evaluate(() => window.scrollY);
       await page.mouse.wheel(0, 200);                     // as a reader would: the hash follows
+      // The scroll spy may set #s5 already after scrollIntoView, before the wheel's scroll
+      // lands (under load it landed after the place was read: "moved 199.75 px"), so wait
+      // for the scroll itself, then for two frames without movement.
+      await page.waitForFunction((y0) => window.scrollY >= y0 + 150, y0);
       await page.waitForFunction(() => location.hash === '#s5');
+      await page.evaluate(() => new Promise((done) => {
+        let last = window.scrollY, still = 0;
+        const tick = () => { still = window.scrollY === last ? still + 1 : 0; last = window.scrollY; if (still >= 2) done(); else requestAnimationFrame(tick); };
+        requestAnimationFrame(tick);
+      }));
       const top = () => page.evaluate(() => document.getElementById('s5').getBoundingClientRect().top);
       const place = { url: page.url(), section: await sectionAtTop(page), top: await top() };
       assert.equal(place.section, 's5');
