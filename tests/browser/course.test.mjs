@@ -89,7 +89,7 @@ for (const lang of LANGS) {
     test(`${lang}: the new sections render in order, with the engine's numbers and no console error`, T, async () => {
       const page = await openLesson(b, lang);
       const ids = await page.evaluate(() => [...document.querySelectorAll('main > section[id]')].map((s) => [s.id, s.dataset.state]));
-      assert.deepEqual(ids.map(([id]) => id), ['intro', 's1', 's2', 's3', 's4', 's5', 's6', 's7', 's8', 's9', 'summary', 'refs']);
+      assert.deepEqual(ids.map(([id]) => id), ['intro', 's1', 's2', 's3', 's4', 's5', 's6', 's7', 's8', 's9', 'heads', 'window', 'kvcache', 'summary', 'refs']);
       assert.deepEqual(ids.filter(([, st]) => st !== 'ready'), [], 'every section ready');
       // the map lists every other section, linked, in page order
       const map = await byTestId(page, 'intro-map').evaluate((ol) => [...ol.querySelectorAll('a')].map((a) => a.getAttribute('href')));

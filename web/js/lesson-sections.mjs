@@ -12,7 +12,7 @@
 //   citesInline true when its own text cites the sources (else the page adds a "sources for
 //               this section" line from references.mjs SECTION_REFS)
 //   unnumbered  true for the way in and the way out (the big idea, the summary, the sources):
-//               the numbered sections are the lesson's chapters, 1…9 in the contents, the
+//               the numbered sections are the lesson's chapters, 1…12 in the contents, the
 //               where-bar and the prose («بخش ۶», «القسم ٦»); these three carry no number
 // Adding a section: web/README.md, "Adding a section".
 
@@ -27,6 +27,10 @@ export const SECTIONS = Object.freeze([
   { id: 's7', module: 's7-quadratic-cost.mjs', title: 's7.title' },
   { id: 's8', module: 's8-chunked.mjs', title: 's8.title' },
   { id: 's9', module: 's9-code.mjs', title: 's9.title', citesInline: true },
+  // Chapters 10–12, beyond the seeds (issue 15): attention as real models run it.
+  { id: 'heads', module: 'heads.mjs', title: 'heads.title' },
+  { id: 'window', module: 'window.mjs', title: 'window.title' },
+  { id: 'kvcache', module: 'kvcache.mjs', title: 'kvcache.title' },
   { id: 'summary', module: 'summary.mjs', title: 'summary.title', unnumbered: true },
   { id: 'refs', module: 'refs.mjs', title: 'refs.title', unnumbered: true },
 ].map(Object.freeze));

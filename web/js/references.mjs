@@ -76,6 +76,48 @@ export const REFS = [
     venue: 'PyTorch documentation',
     url: 'https://pytorch.org/docs/stable/generated/torch.nn.functional.scaled_dot_product_attention.html',
   },
+  {
+    id: 'shazeer2019',
+    authors: 'Noam Shazeer',
+    year: 2019, title: 'Fast Transformer Decoding: One Write-Head is All You Need',
+    venue: 'arXiv:1911.02150',
+    url: 'https://arxiv.org/abs/1911.02150',
+  },
+  {
+    id: 'ainslie2023',
+    authors: 'Joshua Ainslie, James Lee-Thorp, Michiel de Jong, Yury Zemlyanskiy, Federico Lebrón, Sumit Sanghai',
+    year: 2023, title: 'GQA: Training Generalized Multi-Query Transformer Models from Multi-Head Checkpoints',
+    venue: 'Proceedings of EMNLP 2023. arXiv:2305.13245',
+    url: 'https://arxiv.org/abs/2305.13245',
+  },
+  {
+    id: 'beltagy2020',
+    authors: 'Iz Beltagy, Matthew E. Peters, Arman Cohan',
+    year: 2020, title: 'Longformer: The Long-Document Transformer',
+    venue: 'arXiv:2004.05150',
+    url: 'https://arxiv.org/abs/2004.05150',
+  },
+  {
+    id: 'jiang2023',
+    authors: 'Albert Q. Jiang, Alexandre Sablayrolles, Arthur Mensch, Chris Bamford, Devendra Singh Chaplot, Diego de las Casas, Florian Bressand, Gianna Lengyel, Guillaume Lample, Lucile Saulnier, Lélio Renard Lavaud, Marie-Anne Lachaux, Pierre Stock, Teven Le Scao, Thibaut Lavril, Thomas Wang, Timothée Lacroix, William El Sayed',
+    year: 2023, title: 'Mistral 7B',
+    venue: 'arXiv:2310.06825',
+    url: 'https://arxiv.org/abs/2310.06825',
+  },
+  {
+    id: 'pope2022',
+    authors: 'Reiner Pope, Sholto Douglas, Aakanksha Chowdhery, Jacob Devlin, James Bradbury, Anselm Levskaya, Jonathan Heek, Kefan Xiao, Shivani Agrawal, Jeff Dean',
+    year: 2022, title: 'Efficiently Scaling Transformer Inference',
+    venue: 'Proceedings of Machine Learning and Systems 5 (MLSys 2023). arXiv:2211.05102',
+    url: 'https://arxiv.org/abs/2211.05102',
+  },
+  {
+    id: 'kwon2023',
+    authors: 'Woosuk Kwon, Zhuohan Li, Siyuan Zhuang, Ying Sheng, Lianmin Zheng, Cody Hao Yu, Joseph E. Gonzalez, Hao Zhang, Ion Stoica',
+    year: 2023, title: 'Efficient Memory Management for Large Language Model Serving with PagedAttention',
+    venue: 'Proceedings of SOSP 2023. arXiv:2309.06180',
+    url: 'https://arxiv.org/abs/2309.06180',
+  },
   // The Persian article the lesson grew from; its citation is prose (refs.article.cite).
   { id: 'article', local: true },
 ];
@@ -90,6 +132,9 @@ export const SECTION_REFS = {
   s7: ['su2021', 'chen2023', 'peng2023', 'article'],
   s8: ['milakov2018', 'rabe2021', 'dao2022', 'dao2023'],
   s9: ['pytorch-sdpa'],
+  heads: ['vaswani2017', 'shazeer2019', 'ainslie2023'],
+  window: ['beltagy2020', 'jiang2023'],
+  kvcache: ['pope2022', 'kwon2023', 'shazeer2019', 'ainslie2023'],
 };
 
 /** 1-based position of a work in the list (what the reader sees in the link). */
