@@ -58,22 +58,7 @@ void logits_rows(const float* qs, const float* k, std::size_t S, std::size_t d_k
 
 // x[j] = exp(x[j] − max) in place; returns Σ x[j]. No entry is hidden here.
 float softmax_unnormalised(float* x, std::size_t S) {
-  const float m = simd::max(x, S);
-  const std::size_t vec_end = S - S % W;
-  const batch mb(m);
-  batch acc(0.0f);
-  std::size_t j = 0;
-  for (; j < vec_end; j += W) {
-    const batch e = simd::exp_softmax(batch::load_unaligned(x + j) - mb);
-    e.store_unaligned(x + j);
-    acc += e;
-  }
-  float sum = xsimd::hadd(acc);
-  for (; j < S; ++j) {  // leftovers
-    x[j] = std::exp(x[j] - m);
-    sum += x[j];
-  }
-  return sum;
+  return simd::exp_sum_with(x, S, simd::max(x, S), [](batch b) { return simd::exp_softmax(b); });
 }
 
 // out[r] += Σ_j w[r·stride + j]·v_j for R rows (R ≤ 4) and j < S: each value

@@ -83,10 +83,7 @@ void double_steps(const Problem& p, std::size_t row, std::size_t bk, const char*
       const std::size_t j = j0 + c;
       s[c] = neg_inf_d;
       if (!p.vis.visible(row, j)) continue;
-      const float* k_j = p.k.data + j * p.d_k;
-      double dot = 0.0;
-      for (std::size_t t = 0; t < p.d_k; ++t) dot += static_cast<double>(q_i[t]) * k_j[t];
-      s[c] = static_cast<double>(p.scale) * dot;
+      s[c] = detail::reference_logit(p, q_i, j);
       detail::require_float_logit(s[c], fn, row, j);
       tile_max = std::max(tile_max, s[c]);
     }

@@ -21,6 +21,15 @@ struct Problem {
   float max_abs_q = 0, max_abs_k = 0, max_abs_v = 0;  // largest |entry| of each input
 };
 
+// The scaled logit of query row i (q_i points at it) and key j in double: the
+// reference and the online-softmax trace both compute their logits this way.
+inline double reference_logit(const Problem& p, const float* q_i, std::size_t j) {
+  const float* k_j = p.k.data + j * p.d_k;
+  double dot = 0.0;
+  for (std::size_t t = 0; t < p.d_k; ++t) dot += static_cast<double>(q_i[t]) * k_j[t];
+  return static_cast<double>(p.scale) * dot;
+}
+
 // Checks shapes, zero dimensions, null data, the scale and finiteness of
 // q, k, v (in that order) and returns the problem; throws attn::Error.
 // check_kv_finite = false skips the scan of k and v (attn::KeyValues did it

@@ -19,10 +19,7 @@ bool reference_row(const Problem& p, std::size_t i, double* logits, double* w, d
   for (std::size_t j = 0; j < p.S; ++j) {
     logits[j] = neg_inf;
     if (!p.vis.visible(i, j)) continue;
-    const float* k_j = p.k.data + j * p.d_k;
-    double dot = 0.0;
-    for (std::size_t t = 0; t < p.d_k; ++t) dot += static_cast<double>(q_i[t]) * k_j[t];
-    logits[j] = static_cast<double>(p.scale) * dot;
+    logits[j] = reference_logit(p, q_i, j);
     if (logits[j] > m) m = logits[j];
   }
   for (std::size_t c = 0; c < p.d_v; ++c) out_i[c] = 0.0;

@@ -121,14 +121,17 @@ inline float max(const float* x, std::size_t n) {
   return m;
 }
 
-// x[t] = exp(x[t] - m) in place and returns Σ x[t]. Entries at -inf become 0.
-inline float exp_sum(float* x, std::size_t n, float m) {
+// x[t] = exp_batch(x[t] - m) in place (std::exp on the leftovers) and returns Σ x[t].
+// Entries at -inf become 0. The exponential is a parameter because the softmax
+// kernels use the cheaper simd::exp_softmax (fast_exp.hpp) and the statistics xsimd::exp.
+template <class ExpBatch>
+inline float exp_sum_with(float* x, std::size_t n, float m, ExpBatch exp_batch) {
   const std::size_t vec_end = n - n % width;
   const batch mb(m);
   batch acc(0.0f);
   std::size_t t = 0;
   for (; t < vec_end; t += width) {
-    const batch e = xsimd::exp(batch::load_unaligned(x + t) - mb);
+    const batch e = exp_batch(batch::load_unaligned(x + t) - mb);
     e.store_unaligned(x + t);
     acc += e;
   }
@@ -138,6 +141,10 @@ inline float exp_sum(float* x, std::size_t n, float m) {
     sum += x[t];
   }
   return sum;
+}
+
+inline float exp_sum(float* x, std::size_t n, float m) {
+  return exp_sum_with(x, n, m, [](batch b) { return xsimd::exp(b); });
 }
 
 }  // namespace attn::simd
