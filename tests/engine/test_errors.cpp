@@ -135,12 +135,12 @@ TEST_CASE("set_memory_budget limits every variant and 0 restores the default") {
   CHECK(has(error_of([&] { attn::attention(q.view(), q.view(), v.view(), opt); },
                      attn::ErrorCode::TooLarge),
             "23552 bytes"));
-  // chunked: 2048 + 256 + (32*32 + 32*16 + 2*32*(8+8+3))*4 = 13312 with 16-float SIMD batches
-  // (two 32-row blocks in one group; less with 4-float batches)
+  // chunked: a few 32 x 32 tiles, more than the 1,000-byte budget set next
   opt.variant = attn::Variant::Chunked;
   opt.block_q = opt.block_k = 32;
   const attn::AttentionResult r = attn::attention(q.view(), q.view(), v.view(), opt);
-  CHECK(r.scratch_bytes == test::chunked_scratch(64, 32, 32, 8, 8));
+  CHECK(r.scratch_bytes > 1000);
+  CHECK(r.scratch_bytes <= test::chunked_scratch_bound(32, 32, 8, 8));
   attn::set_memory_budget(1000);
   error_of([&] { attn::attention(q.view(), q.view(), v.view(), opt); }, attn::ErrorCode::TooLarge);
   opt.variant = attn::Variant::Reference;
