@@ -59,7 +59,7 @@ async function store(key, res) {
   } catch { /* quota or a closed cache: the network copy was still served */ }
 }
 
-// The engine ships two builds and loads one (engine.mjs, wasmVariant): attn-relaxed.wasm
+// The engine ships two builds and loads one (engine.mjs, wasmBuild): attn-relaxed.wasm
 // where WebAssembly has relaxed SIMD, attn.wasm elsewhere. The same probe (the smallest
 // module with f32x4.relaxed_madd) decides here which one this browser will never load,
 // so a first visit does not download it.

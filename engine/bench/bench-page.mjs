@@ -272,7 +272,7 @@ window.bench = {
   info: async () => ({
     userAgent: navigator.userAgent, crossOriginIsolated, hardwareConcurrency: navigator.hardwareConcurrency,
     // which of our two builds this browser runs: 'relaxed' (attn-relaxed.wasm) or 'simd128' (attn.wasm)
-    engineWasm: (await import('/js/engine.mjs')).wasmVariant(),
+    engineWasm: (await import('/js/engine.mjs')).wasmBuild(),
   }),
   ceiling,
   reference,

@@ -19,14 +19,14 @@ const RELAXED_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 8, 1, 96, 
   3, 2, 1, 0, 10, 13, 1, 11, 0, 32, 0, 32, 1, 32, 2, 253, 133, 2, 11]);
 
 /** 'relaxed' when this runtime has relaxed SIMD (attn-relaxed.wasm: fused multiply-adds), else 'simd128'. */
-export function wasmVariant() {
+export function wasmBuild() {
   try { return WebAssembly.validate(RELAXED_PROBE) ? 'relaxed' : 'simd128'; } catch { return 'simd128'; }
 }
 
 async function instantiate() {
-  const variant = wasmVariant();
+  const build = wasmBuild();
   // both builds share attn.mjs (byte-identical glue, checked by the build); only the .wasm differs
-  const wasmFile = variant === 'relaxed' ? 'attn-relaxed.wasm' : 'attn.wasm';
+  const wasmFile = build === 'relaxed' ? 'attn-relaxed.wasm' : 'attn.wasm';
   const options = {
     locateFile: (file) => new URL(file === 'attn.wasm' ? wasmFile : file, import.meta.url).href,
   };

@@ -269,7 +269,7 @@ test('default size: min(hardwareConcurrency, 4), at least 1', T, async () => {
 test('Chromium runs the relaxed-SIMD build, in the page and in the workers, and it matches the reference', T, async () => {
   const r = await page.evaluate(async () => {
     const { createEnginePool, engine, pools } = window.__t;
-    const { wasmVariant } = await import('/js/engine.mjs');
+    const { wasmBuild } = await import('/js/engine.mjs');
     const pool = pools[2] || (pools[2] = createEnginePool({ size: 2 }));
     const ready = await pool.ready;
     const q = engine.randomNormal({ seed: 21, rows: 203, cols: 64 });
@@ -279,7 +279,7 @@ test('Chromium runs the relaxed-SIMD build, in the page and in the workers, and 
     const fast = engine.attention({ q, k, v, causal: true, variant: 'chunked' }).out.data;
     let worst = 0;
     for (let i = 0; i < ref.length; i++) worst = Math.max(worst, Math.abs(ref[i] - fast[i]));
-    return { variant: wasmVariant(), page: engine.info().wasm, worker: ready.info && ready.info.wasm, worst };
+    return { variant: wasmBuild(), page: engine.info().wasm, worker: ready.info && ready.info.wasm, worst };
   });
   assert.deepEqual([r.variant, r.page, r.worker], ['relaxed', 'relaxed', 'relaxed']);
   assert.ok(r.worst < 1e-5, `max |relaxed chunked − reference| = ${r.worst}`);

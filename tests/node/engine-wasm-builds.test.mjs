@@ -15,9 +15,9 @@ import { loadEngine } from './engine-fixtures.mjs';
 const ENGINE_URL = new URL('../../build/site/js/engine.mjs', import.meta.url);
 
 test('without relaxed SIMD the engine falls back to attn.wasm', async () => {
-  const { wasmVariant } = await import(ENGINE_URL);
+  const { wasmBuild } = await import(ENGINE_URL);
   assert.equal(WebAssembly.validate(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0])), true);
-  assert.equal(wasmVariant(), 'simd128');
+  assert.equal(wasmBuild(), 'simd128');
   assert.equal((await loadEngine()).info().wasm, 'simd128');
 });
 
@@ -30,7 +30,7 @@ test('with relaxed SIMD the engine runs attn-relaxed.wasm and matches the refere
   // a child Node with the flag: loads the engine, runs chunked and materialized
   // attention (causal and not, lengths off the SIMD width) against the reference
   const script = `
-    const { loadEngine, wasmVariant } = await import(${JSON.stringify(ENGINE_URL.href)});
+    const { loadEngine, wasmBuild } = await import(${JSON.stringify(ENGINE_URL.href)});
     const e = await loadEngine();
     let worst = 0;
     for (const [L, S, d, causal] of [[67, 131, 64, false], [130, 130, 17, true], [1, 5, 3, false]]) {
@@ -42,11 +42,11 @@ test('with relaxed SIMD the engine runs attn-relaxed.wasm and matches the refere
         for (let i = 0; i < out.length; i++) worst = Math.max(worst, Math.abs(out[i] - ref[i]));
       }
     }
-    console.log(JSON.stringify({ variant: wasmVariant(), wasm: e.info().wasm, worst }));`;
+    console.log(JSON.stringify({ build: wasmBuild(), wasm: e.info().wasm, worst }));`;
   const out = execFileSync(process.execPath, ['--experimental-wasm-relaxed-simd', '--input-type=module', '-e', script],
     { encoding: 'utf8' });
   const r = JSON.parse(out.trim().split('\n').pop());
-  assert.equal(r.variant, 'relaxed');
+  assert.equal(r.build, 'relaxed');
   assert.equal(r.wasm, 'relaxed');
   assert.ok(r.worst < 1e-5, `max |relaxed − reference| = ${r.worst}`);
 });
