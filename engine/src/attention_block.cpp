@@ -5,7 +5,7 @@
 #include <cmath>
 #include <limits>
 
-#include "detail.hpp"
+#include "checks.hpp"
 #include "fast_exp.hpp"
 #include "gemm_tile.hpp"
 

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <limits>
 
-#include "detail.hpp"
+#include "checks.hpp"
 
 #ifdef __EMSCRIPTEN__
 #include <unistd.h>  // sbrk

@@ -20,7 +20,8 @@
 #include <limits>
 
 #include "attention_block.hpp"
-#include "detail.hpp"
+#include "checks.hpp"
+#include "scratch.hpp"
 #include "kernels.hpp"
 
 namespace attn::detail {

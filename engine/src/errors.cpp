@@ -4,7 +4,7 @@
 #include <cmath>
 #include <sstream>
 
-#include "detail.hpp"
+#include "checks.hpp"
 
 namespace attn {
 

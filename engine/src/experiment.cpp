@@ -6,7 +6,7 @@
 #include <limits>
 #include <vector>
 
-#include "detail.hpp"
+#include "checks.hpp"
 #include "simd_blocks.hpp"
 #include "stats.hpp"
 

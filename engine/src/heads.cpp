@@ -7,7 +7,7 @@
 #include <new>
 #include <string>
 
-#include "detail.hpp"
+#include "checks.hpp"
 
 namespace attn {
 namespace {

@@ -6,7 +6,7 @@
 #include <cstddef>
 
 #include "attn/engine.hpp"
-#include "detail.hpp"
+#include "checks.hpp"
 #include "problem.hpp"
 
 namespace attn::detail {

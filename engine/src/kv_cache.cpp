@@ -17,7 +17,8 @@
 #include <utility>
 
 #include "decode.hpp"
-#include "detail.hpp"
+#include "checks.hpp"
+#include "scratch.hpp"
 
 namespace attn {
 namespace {

@@ -4,7 +4,7 @@
 // arithmetic in double (exact up to 2^53); it allocates nothing.
 #include <cmath>
 
-#include "detail.hpp"
+#include "checks.hpp"
 #include "visibility.hpp"
 
 namespace attn {

@@ -3,7 +3,7 @@
 // double and caches its second value. Integer-exact on every platform.
 #include <cmath>
 
-#include "detail.hpp"
+#include "checks.hpp"
 
 namespace attn {
 namespace {

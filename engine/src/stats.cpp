@@ -3,7 +3,7 @@
 // Jacobian. Scalar loops in double; they do not compute attention themselves.
 #include <cmath>
 
-#include "detail.hpp"
+#include "checks.hpp"
 #include "stats.hpp"
 
 namespace attn {

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "detail.hpp"
+#include "checks.hpp"
 
 namespace attn::detail {
 

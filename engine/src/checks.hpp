@@ -1,11 +1,10 @@
-// Internal helpers shared by the engine's .cpp files: typed errors with
-// readable messages, input checks, and the memory-budget check done before
-// any large allocation. Not part of the public API; shapes as in engine.hpp.
+// The engine's checks, shared by its .cpp files: typed errors with readable
+// messages, input checks, and the memory-budget check done before any large
+// allocation. Not part of the public API; shapes as in engine.hpp. (Aligned
+// scratch memory is scratch.hpp; the validated request is problem.hpp.)
 #pragma once
 
 #include <cstddef>
-#include <cstdint>
-#include <memory>
 #include <optional>
 #include <string>
 
@@ -36,21 +35,5 @@ float resolve_scale(std::optional<float> scale, std::size_t d_k, const char* fn)
 inline double f32_bytes(double count) { return count * 4.0; }
 // TooLarge when `bytes` exceeds memory_budget(); call before allocating.
 void require_budget(double bytes, const char* fn, const std::string& what);
-
-// Scratch floats aligned like attn::Matrix storage (CacheLineAllocator: a
-// cache line), left uninitialized (the materialized score matrix is written
-// before it is read, and zero-filling it would be one more pass over L×S).
-constexpr std::size_t cache_line = CacheLineAllocator<float>::alignment;
-struct AlignedDelete {
-  std::size_t count;
-  void operator()(float* p) const { CacheLineAllocator<float>().deallocate(p, count); }
-};
-using AlignedFloats = std::unique_ptr<float[], AlignedDelete>;
-inline AlignedFloats aligned_floats(std::size_t count) {
-  return AlignedFloats(CacheLineAllocator<float>().allocate(count), AlignedDelete{count});
-}
-inline bool is_aligned(const float* p) {
-  return reinterpret_cast<std::uintptr_t>(p) % cache_line == 0;
-}
 
 }  // namespace attn::detail
