@@ -42,13 +42,8 @@ export async function mount(root, ctx) {
   const okInt = (v, lo, hi, d) => (Number.isInteger(v) && v >= lo && v <= hi ? v : d);
   const big = (x) => fmt(x, { maximumFractionDigits: 0 });
   const num = (x, d = 2) => fmt(x, { maximumFractionDigits: d });
-  // x as m×10^e in the page's digits (the differences are around 10^−7); 0 stays 0
-  const sci = (x) => {
-    if (x === 0) return fmt(0);
-    if (x >= 1) return fmt(x, { maximumSignificantDigits: 2 });
-    const e = Math.floor(Math.log10(x)), m = x / 10 ** e;
-    return ctx.ltrExpr([`${fmt(m, { maximumFractionDigits: 1 })}×${fmt(10)}`, h('sup', {}, `\u2212${fmt(-e)}`)], 'arith');
-  };
+  // a tiny difference as a plain decimal, like chapter 8's (0.00000012): one number, no bidi puzzle
+  const sci = (x) => fmt(x, { maximumSignificantDigits: 2 });
 
   // ================================================================ part 1: prefill and decode
   const S = TRACE_SHAPE;
@@ -232,7 +227,8 @@ export async function mount(root, ctx) {
     const r = readable(bytes, system);
     return ctx.t(`site.unit.${r.unit}`, { n: fmt(r.value, { maximumFractionDigits: r.fractionDigits }) });
   };
-  const bytesText = (b) => (b < 1000n ? ctx.t('site.unit.B', { n: fmt(b) }) : ctx.t('kvcache.calc.bytes', { bytes: fmt(b), dec: inUnit(b, 'decimal'), bin: inUnit(b, 'binary') }));
+  // a Node, not a string: a string placeholder is set as one number (no line break inside)
+  const bytesText = (b) => (b < 1000n ? ctx.tNode('site.unit.B', { n: fmt(b) }) : ctx.tNode('kvcache.calc.bytes', { bytes: fmt(b), dec: inUnit(b, 'decimal'), bin: inUnit(b, 'binary') }));
 
   const runCalc = serial(async () => {
     if (refused.size) return;
