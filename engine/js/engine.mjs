@@ -307,7 +307,7 @@ function makeApi(M) {
   // kvCache() handles dropped without delete(): the same safety net.
   const undeletedCaches = new FinalizationRegistry((id) => { M.deleteKvCache(id); });
 
-  return Object.freeze({
+  const api = Object.freeze({
     attention(args) {
       const fn = 'attention';
       const a = readArgs(fn, () => {
@@ -491,6 +491,69 @@ function makeApi(M) {
       return handle;
     },
 
+    /**
+     * Generation with a KV cache, in one call (a cache handle cannot cross a
+     * Worker): Q, K, V of prompt + steps tokens drawn by randomNormal (seeds
+     * seed, seed + 1, seed + 2; head-major, N = prompt + steps rows per head),
+     * a kvCache({headsKv, dk, dv, window}) prefilled with the prompt, then one
+     * decode step per generated token. Each entry of `trace` (the prefill, then
+     * every step) is compared with the same rows of one full causal
+     * multiheadAttention over all N tokens (same window), whose weights are
+     * returned too. Returns {prompt, steps, headsQ, headsKv, dk, dv, window, q, k, v,
+     * weights: H_q matrices (N, N), trace: [{kind: 'prefill'|'decode', first, rows,
+     * length, bytes, out: (H_q·rows, dv), maxAbsDiff}], maxAbsDiff}.
+     * Small shapes only: N <= 1024 and H_q·N² <= 2^22 ('TooLarge' past them).
+     */
+    generationTrace(args) {
+      const fn = 'generationTrace';
+      const p = readArgs(fn, () => {
+        const o = options(fn, args, ['prompt', 'steps', 'headsQ', 'headsKv', 'dk', 'dv', 'seed', 'window']);
+        const prompt = count(fn, 'prompt', o.prompt);
+        const steps = count(fn, 'steps', o.steps, { min: 0 });
+        const { hq, hkv } = headCounts(fn, o.headsQ, o.headsKv);
+        const dk = count(fn, 'dk', o.dk), dv = count(fn, 'dv', o.dv);
+        const seed = o.seed === undefined ? 1 : count(fn, 'seed', o.seed, { min: 0 });
+        if (seed > 2 ** 32 - 3) fail('BadArgument', `${fn}: seed is ${seed}; it must be at most ${2 ** 32 - 3} (three seeds from it)`);
+        const window = offOrCount(fn, 'window', o.window);
+        const N = prompt + steps;
+        if (N > 1024 || hq * N * N > 2 ** 22)
+          fail('TooLarge', `${fn}: ${N} tokens and ${hq} query heads; a trace holds at most 1024 tokens and H_q·N² <= ${2 ** 22} weights`);
+        return { prompt, steps, hq, hkv, dk, dv, seed, window, N };
+      });
+      const { prompt, steps, hq, hkv, dk, dv, seed, window, N } = p;
+      const q = api.randomNormal({ seed, rows: hq * N, cols: dk });
+      const k = api.randomNormal({ seed: seed + 1, rows: hkv * N, cols: dk });
+      const v = api.randomNormal({ seed: seed + 2, rows: hkv * N, cols: dv });
+      // rows [a, b) of every head of a head-major matrix with N rows per head
+      const rows = (m, heads, a, b) => {
+        const data = new Float32Array(heads * (b - a) * m.cols);
+        for (let h = 0; h < heads; h++)
+          data.set(m.data.subarray((h * N + a) * m.cols, (h * N + b) * m.cols), h * (b - a) * m.cols);
+        return { rows: heads * (b - a), cols: m.cols, data };
+      };
+      const full = api.multiheadAttention({ q, k, v, headsQ: hq, headsKv: hkv, causal: true, window, returnWeights: true });
+      const diff = (out, a, b) => {  // max |out − rows [a, b) of full.out| over every query head
+        const want = rows(full.out, hq, a, b).data;
+        let m = 0;
+        for (let i = 0; i < want.length; i++) m = Math.max(m, Math.abs(out.data[i] - want[i]));
+        return m;
+      };
+      const cache = api.kvCache({ headsKv: hkv, dk, dv, window });
+      try {
+        const trace = [];
+        const pre = cache.prefill({ q: rows(q, hq, 0, prompt), k: rows(k, hkv, 0, prompt), v: rows(v, hkv, 0, prompt), headsQ: hq });
+        trace.push({ kind: 'prefill', first: 0, rows: prompt, length: cache.length(), bytes: cache.bytes(), out: pre.out, maxAbsDiff: diff(pre.out, 0, prompt) });
+        for (let t = prompt; t < N; t++) {
+          const d = cache.decode({ q: rows(q, hq, t, t + 1), k: rows(k, hkv, t, t + 1), v: rows(v, hkv, t, t + 1) });
+          trace.push({ kind: 'decode', first: t, rows: 1, length: cache.length(), bytes: cache.bytes(), out: d.out, maxAbsDiff: diff(d.out, t, t + 1) });
+        }
+        return { prompt, steps, headsQ: hq, headsKv: hkv, dk, dv, window, q, k, v, weights: full.weights, trace,
+          maxAbsDiff: trace.reduce((m, s) => Math.max(m, s.maxAbsDiff), 0) };
+      } finally {
+        cache.delete();
+      }
+    },
+
     rowStats(weights) {
       return call('rowStats', readArgs('rowStats', () => matrix('rowStats', 'weights', weights)));
     },
@@ -606,4 +669,5 @@ function makeApi(M) {
       call('setMemoryBudget', readArgs('setMemoryBudget', () => count('setMemoryBudget', 'bytes', bytes, { min: 0 })));
     },
   });
+  return api;
 }

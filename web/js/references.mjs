@@ -118,6 +118,27 @@ export const REFS = [
     venue: 'Proceedings of SOSP 2023. arXiv:2309.06180',
     url: 'https://arxiv.org/abs/2309.06180',
   },
+  {
+    id: 'llama3',
+    authors: 'Llama Team, AI @ Meta (Abhimanyu Dubey et al.)',
+    year: 2024, title: 'The Llama 3 Herd of Models',
+    venue: 'arXiv:2407.21783',
+    url: 'https://arxiv.org/abs/2407.21783',
+  },
+  {
+    id: 'gemma2',
+    authors: 'Gemma Team, Google DeepMind (Morgane Riviere et al.)',
+    year: 2024, title: 'Gemma 2: Improving Open Language Models at a Practical Size',
+    venue: 'arXiv:2408.00118',
+    url: 'https://arxiv.org/abs/2408.00118',
+  },
+  {
+    id: 'qwen2',
+    authors: 'Qwen Team, Alibaba Group (An Yang et al.)',
+    year: 2024, title: 'Qwen2 Technical Report',
+    venue: 'arXiv:2407.10671',
+    url: 'https://arxiv.org/abs/2407.10671',
+  },
   // The Persian article the lesson grew from; its citation is prose (refs.article.cite).
   { id: 'article', local: true },
 ];
@@ -134,7 +155,7 @@ export const SECTION_REFS = {
   s9: ['pytorch-sdpa'],
   heads: ['vaswani2017', 'shazeer2019', 'ainslie2023'],
   window: ['beltagy2020', 'jiang2023'],
-  kvcache: ['pope2022', 'kwon2023', 'shazeer2019', 'ainslie2023'],
+  kvcache: ['pope2022', 'kwon2023', 'shazeer2019', 'ainslie2023', 'jiang2023', 'llama3', 'gemma2', 'qwen2'],
 };
 
 /** 1-based position of a work in the list (what the reader sees in the link). */
