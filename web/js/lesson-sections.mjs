@@ -30,7 +30,7 @@ export const SECTIONS = Object.freeze([
   // Chapters 10–12, beyond the seeds (issue 15): attention as real models run it.
   { id: 'heads', module: 'heads.mjs', title: 'heads.title' },
   { id: 'window', module: 'window.mjs', title: 'window.title' },
-  { id: 'kvcache', module: 'kvcache.mjs', title: 'kvcache.title' },
+  { id: 'kvcache', module: 'kvcache.mjs', title: 'kvcache.title', citesInline: true },
   { id: 'summary', module: 'summary.mjs', title: 'summary.title', unnumbered: true },
   { id: 'refs', module: 'refs.mjs', title: 'refs.title', unnumbered: true },
 ].map(Object.freeze));
