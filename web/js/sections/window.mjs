@@ -149,6 +149,7 @@ export async function mount(root, ctx) {
     series: [{ label: 'window.run.full', kind: 'line' }, { label: 'window.run.win', kind: 'line' }],
     tableLabel: 'window.run.chartTable', testid: 'window-run-chart',
   });
+  chart.el.hidden = true;   // shown with the first finished size
   const tableSlot = h('div', { class: 'table-slot' });
   setT(ctx, runStatus, 'window.run.idle');
   root.append(h('h3', {}, ctx.tNode('window.run.title')), para('window.run.p1', { d: fmt(RUN_D) }), para('window.run.p2', {}),
@@ -159,6 +160,7 @@ export async function mount(root, ctx) {
   let running = false, abort = null;
   const rows = [];
   function draw() {
+    chart.el.hidden = !rows.length;   // empty axes before the first run say nothing
     chart.update([rows.map((r) => ({ x: r.n, y: r.fullMs / 1000 })), rows.map((r) => ({ x: r.n, y: r.winMs / 1000 }))]);
     tableSlot.textContent = '';
     if (!rows.length) return;
