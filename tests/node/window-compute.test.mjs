@@ -1,0 +1,76 @@
+// Chapter 11's numbers (web/js/sections/window-compute.mjs) against the real engine:
+// the band's weights follow the window rule the chapter states (causal: the token itself
+// and the w − 1 before it; without causal: |i − j| < w), its pair counts equal the rule's
+// count made here by brute force, and the reach that k stacked windowed layers give
+// (read from the engine's outputs) equals min(n − 1, k·(w − 1)) on many (n, w, k).
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { loadEngine } from './engine-fixtures.mjs';
+import { computeBand, computeReach, predictRatio, reachFormula, runSizes } from '../../web/js/sections/window-compute.mjs';
+
+const engine = await loadEngine();
+
+const sees = (i, j, w, causal) => (causal ? j <= i && i - j < w : Math.abs(i - j) < w);
+
+test('band: weights are zero exactly outside the window, rows sum to 1, counts match the rule', async () => {
+  for (const causal of [true, false]) {
+    for (const [n, w] of [[4, 1], [8, 3], [16, 4], [13, 13], [10, 40], [64, 7]]) {
+      const b = await computeBand(engine, { n, w, causal });
+      let count = 0;
+      for (let i = 0; i < n; i++) {
+        let sum = 0, row = 0;
+        for (let j = 0; j < n; j++) {
+          const x = b.weights.data[i * n + j];
+          if (sees(i, j, w, causal)) { assert.ok(x > 0, `n=${n} w=${w} causal=${causal}: (${i},${j}) inside the window`); row++; } else assert.equal(x, 0, `(${i},${j}) outside`);
+          sum += x;
+        }
+        assert.ok(Math.abs(sum - 1) < 1e-5, `row ${i} sums to ${sum}`);
+        assert.equal(b.perRow[i], row, `keys of row ${i}`);
+        count += row;
+      }
+      assert.equal(b.pairs, count, `visiblePairs n=${n} w=${w} causal=${causal}`);
+      assert.equal(b.full, n * n);
+      assert.equal(b.causalPairs, (n * (n + 1)) / 2);
+    }
+  }
+});
+
+test('w = 1 with the causal mask: each row sees only itself', async () => {
+  const b = await computeBand(engine, { n: 6, w: 1, causal: true });
+  assert.deepEqual(b.perRow, [1, 1, 1, 1, 1, 1]);
+  assert.equal(b.pairs, 6);
+});
+
+test('reach after k layers, read from the engine, equals min(n − 1, k·(w − 1))', async () => {
+  const cases = [[4, 1, 1], [16, 4, 1], [16, 4, 2], [16, 4, 5], [16, 4, 6], [32, 3, 8], [64, 8, 8], [64, 64, 1], [64, 2, 8], [9, 5, 2], [40, 7, 3]];
+  for (const [n, w, k] of cases) {
+    const r = await computeReach(engine, { n, w, k });
+    // the page shows r.reach (engine) next to r.formula (the chapter's formula): they must agree
+    assert.equal(r.reach, r.formula, `engine reach vs formula, n=${n} w=${w} k=${k}`);
+    assert.equal(r.formula, reachFormula({ n, w, k }));
+    assert.equal(r.reach, Math.min(n - 1, k * (w - 1)), `n=${n} w=${w} k=${k}`);
+    // every row: as far back as the formula allows, never past the start of the text
+    r.reachRows.forEach((x, i) => assert.equal(x, Math.min(i, k * (w - 1)), `n=${n} w=${w} k=${k} row ${i}`));
+    // nothing from the future (the causal rule holds through the layers)
+    for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) assert.equal(r.influence.data[i * n + j], 0);
+  }
+});
+
+test('reach: the formula would be false without the layers (k = 1 reach is w − 1, not k·w)', async () => {
+  const r = await computeReach(engine, { n: 20, w: 4, k: 1 });
+  assert.equal(r.reach, 3);
+  assert.notEqual(r.reach, 4);
+});
+
+test('long run: predicted ratio is visiblePairs(window) / visiblePairs(causal) and sizes double from 2,048', async () => {
+  const p = await predictRatio(engine, { n: 131072, w: 4096 });
+  assert.equal(p.windowed, (4096 * 4097) / 2 + (131072 - 4096) * 4096);   // engine/README.md's example
+  assert.equal(p.causal, (131072 * 131073) / 2);
+  assert.ok(Math.abs(p.ratio - p.windowed / p.causal) < 1e-15);
+  const q = await predictRatio(engine, { n: 2048, w: 512 });
+  assert.equal(q.windowed, (512 * 513) / 2 + (2048 - 512) * 512);
+  assert.deepEqual(runSizes(16384), [2048, 4096, 8192, 16384]);
+  assert.deepEqual(runSizes(2048), [2048]);
+  assert.equal(runSizes(131072).at(-1), 131072);
+});
