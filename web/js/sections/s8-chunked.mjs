@@ -483,7 +483,7 @@ export async function mount(root, ctx) {
             scratch: bytes(r.scratch), full: bytes(need),
             ratio: fmt(need / Math.max(1, r.scratch), { maximumFractionDigits: 0 }), inputs: bytes(3 * n * r.d * 4),
           })),
-          h('p', {}, ctx.tNode('s8.big.checksum', { count: fmt(n * d), sum: fmt(r.checksum, { maximumFractionDigits: 4 }) }))),
+          h('p', {}, ctx.tNode('s8.big.checksum', { count: fmt(n * r.d), sum: fmt(r.checksum, { maximumFractionDigits: 4 }) }))),
       );
       resultBox.hidden = false;
       history.push(row);
