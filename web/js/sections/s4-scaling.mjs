@@ -40,12 +40,19 @@ import {
 // Weight ratios above this are said in words (s4.var.huge), not in 20-odd digits.
 const HUGE_RATIO = 1e6;
 
+// Number formats every part of the section uses (page numerals, via ctx.fmt).
+function formats(ctx) {
+  return {
+    f: (x, d = 4) => ctx.fmt(x, { maximumFractionDigits: d }),
+    f6: (x) => ctx.fmt(x, { minimumFractionDigits: 6, maximumFractionDigits: 6 }),
+    pct: (x) => ctx.pct(x),
+  };
+}
+
 // ------------------------------------------------------------------ section
 export async function mount(root, ctx) {
   const { engine, state, fmt } = ctx;
-  const f = (x, d = 4) => fmt(x, { maximumFractionDigits: d });
-  const f6 = (x) => fmt(x, { minimumFractionDigits: 6, maximumFractionDigits: 6 });
-  const pct = (x) => ctx.pct(x);
+  const { f, f6, pct } = formats(ctx);
 
   const st = {
     dk: oneOf(DK_VALUES, state.get('dk', 64), 64),
@@ -67,11 +74,11 @@ export async function mount(root, ctx) {
   });
   const nCtl = intField(ctx, {
     label: 's4.ctl.n', value: st.n, min: N_MIN, max: N_MAX, errKey: 's4.err.n', testid: 's4-n',
-    onChange: (v) => { st.n = v; state.set('n', v); refresh(); if (sweepWork) scheduleSweep(); },
+    onChange: (v) => { st.n = v; state.set('n', v); refresh(); if (sweepWork) sweep.schedule(); },
   });
   const seedCtl = intField(ctx, {
     label: 's4.ctl.seed', value: st.seed, min: 0, max: SEED_MAX, errKey: 's4.err.seed', testid: 's4-seed',
-    onChange: (v) => { st.seed = v; state.set('seed', v); refresh(); if (seedWork) refreshSeedTables(); },
+    onChange: (v) => { st.seed = v; state.set('seed', v); refresh(); if (seedWork) seeds.refresh(); },
   });
   const scaleCtl = radioGroup(ctx, {
     legend: 's4.ctl.scale', name: 's4-scale', value: st.scale,
@@ -187,23 +194,37 @@ export async function mount(root, ctx) {
     fill.schedule();
   });
 
-  // ---- table A (article's first table, recomputed with the learner's seed)
-  const tA = h('div', { class: 'table-slot' });
-  const verdictA = h('p', { testid: 's4-verdict-a' });
-  const seedNoteA = h('p', { class: 'note' });
   // ---- √d_k vs d_k: the end of the core path
   root.append(h('h3', {}, ctx.tNode('s4.dk.title')), h('p', {}, ctx.tNode('s4.dk.p1')), dkLive);
 
   // ---- for the curious: four folds, their engine work started on first opening
   let seedWork = false, sweepWork = false;
-  const startSeedWork = () => { if (!seedWork) { seedWork = true; refreshSeedTables(); } };
-  const startSweep = () => { if (!sweepWork) { sweepWork = true; runSweep(); } };
+  const startSeedWork = () => { if (!seedWork) { seedWork = true; seeds.refresh(); } };
+  const startSweep = () => { if (!sweepWork) { sweepWork = true; sweep.run(); } };
   const fTables = fold(ctx, { name: 'tables', summary: 's4.fold.tables', why: 's4.fold.tablesWhy', testid: 's4-fold-tables', onOpen: () => startSeedWork() });
   const fSeeds = fold(ctx, { name: 'seeds', summary: 's4.fold.seeds', why: 's4.fold.seedsWhy', testid: 's4-fold-seeds', onOpen: () => startSeedWork() });
   const fSweep = fold(ctx, { name: 'sweep', summary: 's4.fold.sweep', why: 's4.fold.sweepWhy', testid: 's4-fold-sweep', onOpen: () => startSweep() });
   const fGrad = fold(ctx, { name: 'grad', summary: 's4.fold.grad', why: 's4.fold.gradWhy', testid: 's4-fold-grad', onOpen: () => startSweep() });
   root.append(h('p', {}, ctx.tNode('s4.curious')), fTables.el, fSeeds.el, fSweep.el, fGrad.el);
+  const seeds = seedFolds(ctx, fTables, fSeeds, { seedOf: () => st.seed, status });
+  const sweep = sweepFolds(ctx, fSweep, fGrad, { nOf: () => st.n });
 
+  await refresh();
+  // A fold the URL opened starts its work from its toggle event; this covers a browser that
+  // fired it before mount() was done (both starts run once).
+  if (fTables.open || fSeeds.open) startSeedWork();
+  if (fSweep.open || fGrad.open) startSweep();   // not awaited: fills in while the learner reads
+}
+
+// The folds on seeds: the article's two tables recomputed from the learner's seed, and one
+// seed against many. → {refresh()}: recomputes (one run at a time) and redraws.
+function seedFolds(ctx, fTables, fSeeds, { seedOf, status }) {
+  const { engine, fmt } = ctx;
+  const { f, f6, pct } = formats(ctx);
+  // ---- table A (article's first table, recomputed with the learner's seed)
+  const tA = h('div', { class: 'table-slot' });
+  const verdictA = h('p', { testid: 's4-verdict-a' });
+  const seedNoteA = h('p', { class: 'note' });
   fTables.body.append(
     h('h3', {}, ctx.tNode('s4.tA.title', { n: fmt(ARTICLE.n), dk: fmt(ARTICLE.dk) })),
     h('p', {}, ctx.tNode('s4.tA.p', {
@@ -231,7 +252,7 @@ export async function mount(root, ctx) {
   const refreshSeedTables = serial(async () => {
     let r;
     try {
-      r = await computeSeedTables(engine, { seed: st.seed });
+      r = await computeSeedTables(engine, { seed: seedOf() });
     } catch (err) {
       setT(ctx, status, 's4.err.engine');
       return;
@@ -291,6 +312,14 @@ export async function mount(root, ctx) {
     Object.assign(seedsLive.dataset, { single: many.single, mean5: many.mean5, meanMany: many.mean, sd: many.sd });
   }
 
+  return { refresh: refreshSeedTables };
+}
+
+// The folds on the d_k sweep: the entropy share and where it crosses 50 % and 10 %, and the
+// softmax Jacobian's norm. → {run(), schedule()}: run now, or once n has rested for 350 ms.
+function sweepFolds(ctx, fSweep, fGrad, { nOf }) {
+  const { engine, fmt } = ctx;
+  const { f } = formats(ctx);
   // ---- sweep over d_k (worker, one experiment call per point, cancellable)
   const sweepP = h('p');
   const runBtn = h('button', { type: 'button', class: 'btn btn-secondary', testid: 's4-sweep-run' }, ctx.tNode('s4.sweep.run'));
@@ -329,7 +358,7 @@ export async function mount(root, ctx) {
 
   async function runSweep() {
     const gen = ++sweepGen;
-    const n = st.n;
+    const n = nOf();
     setT(ctx, sweepP, 's4.sweep.p', {
       dk64: fmt(64), points: fmt(SWEEP_DK.length), minDk: fmt(SWEEP_DK[0]), maxDk: fmt(SWEEP_DK[SWEEP_DK.length - 1]),
       seeds: fmt(SWEEP_SEEDS.length), n: fmt(n),
@@ -405,9 +434,5 @@ export async function mount(root, ctx) {
     setT(ctx, sweepStatus, 's4.sweep.cancelled');
   });
 
-  await refresh();
-  // A fold the URL opened starts its work from its toggle event; this covers a browser that
-  // fired it before mount() was done (both starts run once).
-  if (fTables.open || fSeeds.open) startSeedWork();
-  if (fSweep.open || fGrad.open) startSweep();   // not awaited: fills in while the learner reads
+  return { run: runSweep, schedule: scheduleSweep };
 }
