@@ -69,6 +69,10 @@ function s8Fold(ctx, id, ...body) {
   return f.el;
 }
 
+// Bytes in the page's unit words (MiB, GiB, …), or plain MiB where the text has none.
+const bytesOf = (ctx) => (b) => (ctx.has && ctx.has('site.unit.MiB') ? ctx.fmtBytes(b)
+  : `${ctx.fmt(b / 2 ** 20, { maximumFractionDigits: 2 })} MiB`);
+
 export async function mount(root, ctx) {
   const { engine, state, fmt } = ctx;
   const st = {
@@ -85,7 +89,6 @@ export async function mount(root, ctx) {
   const f3 = (x) => fmt(x, { minimumFractionDigits: 3, maximumFractionDigits: 3 });
   // vectors as mathematics writes them: left to right, component 0 on the left (like the heatmaps)
   const vec = (a) => ctx.ltrExpr(`(${Array.from(a, f3).join(', ')})`, 'ltr vec');
-  const bytes = (b) => (ctx.has && ctx.has('site.unit.MiB') ? ctx.fmtBytes(b) : `${fmt(b / 2 ** 20, { maximumFractionDigits: 2 })} MiB`);
 
   root.append(h('p', { class: 'lead' }, ctx.tNode('s8.lead', { y1: fmt(2018, { useGrouping: false }), y2: fmt(2022, { useGrouping: false }) })));
 
@@ -303,7 +306,14 @@ export async function mount(root, ctx) {
 
   await load();
 
-  // ================================================================ part 2: at scale
+  await atScale(root, ctx, st);
+}
+
+// Part 2, one head at length n: the materialized path asked first, then the chunked path
+// through an engine pool, with progress, clock, cancel and a table of finished runs.
+async function atScale(root, ctx, st) {
+  const { engine, state, fmt } = ctx;
+  const bytes = bytesOf(ctx);
   // one decimal from a second up; below, two significant digits (a 44 ms run
   // read "0.0 seconds" with one decimal)
   const sec1 = (ms) => (ms < 1000 ? fmt(ms / 1000, { maximumSignificantDigits: 2 })
