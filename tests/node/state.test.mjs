@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { installFakeBrowser } from './fake-browser.mjs';
 
 const browser = installFakeBrowser();
-const { getParam, scoped, oneOf, hasOwnKey } = await import('../../web/js/state.mjs');
+const { getParam, scoped, oneOf, hasOwnKey, intIn } = await import('../../web/js/state.mjs');
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -24,6 +24,13 @@ test('oneOf: only own keys of the table pass; inherited names fall back to the d
   assert.equal(oneOf(['off', 'sqrt', 'dk'], 'dk', 'off'), 'dk');
   assert.equal(oneOf(['off', 'sqrt', 'dk'], 'length', 'off'), 'off', 'array properties are not choices');
   assert.equal(oneOf(['off', 'sqrt', 'dk'], '0', 'off'), 'off', 'indices are not choices');
+});
+
+test('intIn: whole numbers inside [lo, hi] pass, the ends included; anything else falls back', () => {
+  assert.equal(intIn(2, 2, 16, 10), 2);
+  assert.equal(intIn(16, 2, 16, 10), 16);
+  assert.equal(intIn(0, 0, 1e9, 7), 0);
+  for (const bad of [1, 17, 2.5, -0.5, NaN, Infinity, '8', true, null, undefined]) assert.equal(intIn(bad, 2, 16, 10), 10, String(bad));
 });
 
 test('?s7.dtype=toString is not a dtype (the lookup in s7 uses oneOf)', () => {

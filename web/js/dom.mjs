@@ -3,12 +3,13 @@
 // render running at a time. Nothing here knows about the engine or the store.
 //
 // Usage:
-//   import { h, el, prose, setT, patch, patchT, textOf, nodeOf, serial } from '../dom.mjs';
+//   import { h, el, prose, setT, patch, patchT, liveLine, textOf, nodeOf, serial } from '../dom.mjs';
 //   h('button', { class: 'btn', testid: 's8-run', type: 'button', on: { click } }, child, …)
 //   el('div', 'roads', loop, matrix)             // h() with only a class
 //   const { P, H3 } = prose(ctx);  root.append(H3('s3.loopTitle'), P('s3.loopText'));
 //   setT(ctx, status, 's7.err.engine');          // replace content by a text key
 //   patchT(ctx, line, 's4.out.max', { v });       // the same, keeping the nodes that did not change
+//   const lineMax = liveLine(ctx, outMax, 's4.out.max');  lineMax({ v });   // the same, for a slider's line
 //   const calc = serial(async () => { … });      // calls during a run collapse into one re-run
 
 /**
@@ -80,6 +81,37 @@ export function patch(node, ...kids) {
 
 /** setT, patched in place: patchT(ctx, node, key, params). */
 export const patchT = (ctx, node, key, params) => patch(node, ctx.tNode(key, params));
+
+// A line whose numbers follow a slider: liveLine(ctx, node, key) renders the text (with its
+// KaTeX formulas) once, on the first call, with a marker for each number; later calls
+// rewrite only the numbers' text nodes that changed. patchT would render the formulas again
+// on every move to compare them, and that cost more script time than the rest of s4's
+// redraw. The template must be the same for every value: params are formatted strings
+// (the page reloads on a settings change), and every param must sit in a span.num.
+const MARK = '\u2060';
+export function liveLine(ctx, node, key) {
+  let slots = null;
+  return (params) => {
+    if (!slots) {
+      const marks = {};
+      for (const name of Object.keys(params)) marks[name] = `${MARK}${name}${MARK}`;
+      const frag = ctx.tNode(key, marks);
+      slots = [];
+      for (const s of frag.querySelectorAll('span.num')) {
+        const m = s.textContent.match(/^\u2060(.+)\u2060$/);
+        if (!m) continue;
+        const text = document.createTextNode('');
+        s.replaceChildren(text);
+        slots.push([text, m[1]]);
+      }
+      node.replaceChildren(frag);
+    }
+    for (const [text, name] of slots) {
+      const v = String(params[name]);
+      if (text.data !== v) text.data = v;
+    }
+  };
+}
 
 /** A label given as a text key (or a Node, or nothing), as plain text. */
 export const textOf = (ctx, x) => (x == null ? '' : typeof x === 'string' ? ctx.t(x) : x.textContent);

@@ -18,6 +18,7 @@
 // never with `in` (`?s7.dtype=toString` passes `'toString' in DTYPES`).
 //   oneOf(DTYPES, st.get('dtype', 'fp16'), 'fp16')   // an own key of the table, else the default
 //   oneOf(['off', 'sqrt'], st.get('scale', 'off'), 'off')   // or an element of an array
+//   intIn(st.get('n', 8), 2, 128, 8)                 // a whole number in [2, 128], else the default
 
 /** True when key is an own (not inherited) string key of table. */
 export function hasOwnKey(table, key) {
@@ -28,6 +29,11 @@ export function hasOwnKey(table, key) {
 export function oneOf(table, value, def) {
   if (Array.isArray(table)) return table.includes(value) ? value : def;
   return hasOwnKey(table, value) ? value : def;
+}
+
+/** value when it is a whole number in [lo, hi], else def (a URL's "n=2.5", "n=999", "n=x"). */
+export function intIn(value, lo, hi, def) {
+  return Number.isInteger(value) && value >= lo && value <= hi ? value : def;
 }
 
 function params() {

@@ -15,7 +15,8 @@
 //   s4-sweep-run, s4-sweep-cancel, s4-sweep-progress (<progress>), s4-sweep-status,
 //   s4-sweep-chart, s4-cross50, s4-cross10 (data-dk = interpolated crossing, data-a/b brackets),
 //   s4-on-range, s4-grad-chart, s4-grad-live (data-off64, data-on64, data-off1024, data-on1024).
-// Every number is computed by the engine (worker); JS only averages the engine's per-row output.
+// Every number is computed by the engine (worker), through s4-compute.mjs (no DOM, tested in
+// Node); this file keeps the URL state, the controls and the drawing.
 //
 // The core path (entropy collapse, the variance argument, √d_k vs d_k) is always shown; the
 // replication tables, the per-seed chart, the d_k sweep and the Jacobian norm are in folds
@@ -26,59 +27,38 @@ import { createHeatmap } from '../widgets/heatmap.mjs';
 import { slider, intField, radioGroup, controlRow } from '../widgets/controls.mjs';
 import { createChart } from '../widgets/chart.mjs';
 import { simpleTable } from '../widgets/table.mjs';
-import { h, setT, serial } from '../dom.mjs';
+import { h, setT, serial, liveLine } from '../dom.mjs';
+import { oneOf, intIn } from '../state.mjs';
 import { fold } from '../widgets/fold.mjs';
 import { cite } from '../references.mjs';
 import { backgroundFill, nearestFirst } from '../background-fill.mjs';
+import {
+  DK_VALUES, SCALES, N_MIN, N_MAX, SEED_MAX, SWEEP_DK, SWEEP_SEEDS, MANY_SEEDS, ARTICLE,
+  computeScaling, computeSeedTables, computeSweep,
+} from './s4-compute.mjs';
 
 // Weight ratios above this are said in words (s4.var.huge), not in 20-odd digits.
 const HUGE_RATIO = 1e6;
 
-export const DK_VALUES = [1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024];
-const N_MIN = 2, N_MAX = 128, SEED_MAX = 1e9;
-const SWEEP_SEEDS = Array.from({ length: 32 }, (_, i) => i + 1);
-// quarter-octave steps from 1 to 1024, rounded and de-duplicated (36 points, includes 64 and 1024)
-const SWEEP_DK = [...new Set(Array.from({ length: 41 }, (_, k) => Math.round(2 ** (k / 4))))];
-const MANY_SEEDS = 40;
-
-// The Persian report this lesson grew from (quoted, not computed): n = 8, d_k = 64.
-const ARTICLE = {
-  n: 8, dk: 64, maxOff: 0.999955, hOff: 0.2718, maxOn: 0.473270, hOn: 1.7842, uniform: 2.0794,
-  trend: { 16: { max: 0.99785, h: 0.73, share: 0.35 }, 64: { max: 1.0, h: 0.30, share: 0.14 }, 256: { max: 1.0, h: 0.11, share: 0.05 } },
-  single64: 0.27, five64: 0.30,
-};
-
-const mean = (a) => a.reduce((s, x) => s + x, 0) / a.length;
-const sd = (a) => { const m = mean(a); return Math.sqrt(a.reduce((s, x) => s + (x - m) ** 2, 0) / Math.max(1, a.length - 1)); };
-
-/** Where does y (sampled at xs, decreasing) cross level? Interpolated in log x. */
-export function crossing(points, level) {
-  if (!points.length) return null;
-  if (points[0].y < level) return { kind: 'startBelow', a: points[0].x };
-  for (let i = 1; i < points.length; i++) {
-    const p = points[i - 1], q = points[i];
-    if (p.y >= level && q.y < level) {
-      const f = (p.y - level) / (p.y - q.y);
-      const x = 2 ** (Math.log2(p.x) + f * (Math.log2(q.x) - Math.log2(p.x)));
-      return { kind: 'cross', x, a: p.x, b: q.x };
-    }
-  }
-  return { kind: 'none', min: Math.min(...points.map((p) => p.y)) };
+// Number formats every part of the section uses (page numerals, via ctx.fmt).
+function formats(ctx) {
+  return {
+    f: (x, d = 4) => ctx.fmt(x, { maximumFractionDigits: d }),
+    f6: (x) => ctx.fmt(x, { minimumFractionDigits: 6, maximumFractionDigits: 6 }),
+    pct: (x) => ctx.pct(x),
+  };
 }
 
 // ------------------------------------------------------------------ section
 export async function mount(root, ctx) {
   const { engine, state, fmt } = ctx;
-  const f = (x, d = 4) => fmt(x, { maximumFractionDigits: d });
-  const f6 = (x) => fmt(x, { minimumFractionDigits: 6, maximumFractionDigits: 6 });
-  const pct = (x) => ctx.pct(x);
+  const { f, f6, pct } = formats(ctx);
 
-  const clampInt = (v, lo, hi, d) => (Number.isInteger(v) && v >= lo && v <= hi ? v : d);
   const st = {
-    dk: DK_VALUES.includes(state.get('dk', 64)) ? state.get('dk', 64) : 64,
-    n: clampInt(state.get('n', 8), N_MIN, N_MAX, 8),
-    scale: ['off', 'sqrt', 'dk'].includes(state.get('scale', 'off')) ? state.get('scale', 'off') : 'off',
-    seed: clampInt(state.get('seed', 1), 0, SEED_MAX, 1),
+    dk: oneOf(DK_VALUES, state.get('dk', 64), 64),
+    n: intIn(state.get('n', 8), N_MIN, N_MAX, 8),
+    scale: oneOf(SCALES, state.get('scale', 'off'), 'off'),
+    seed: intIn(state.get('seed', 1), 0, SEED_MAX, 1),
   };
 
   // ---- intro + controls
@@ -94,11 +74,11 @@ export async function mount(root, ctx) {
   });
   const nCtl = intField(ctx, {
     label: 's4.ctl.n', value: st.n, min: N_MIN, max: N_MAX, errKey: 's4.err.n', testid: 's4-n',
-    onChange: (v) => { st.n = v; state.set('n', v); refresh(); if (sweepWork) scheduleSweep(); },
+    onChange: (v) => { st.n = v; state.set('n', v); refresh(); if (sweepWork) sweep.schedule(); },
   });
   const seedCtl = intField(ctx, {
     label: 's4.ctl.seed', value: st.seed, min: 0, max: SEED_MAX, errKey: 's4.err.seed', testid: 's4-seed',
-    onChange: (v) => { st.seed = v; state.set('seed', v); refresh(); if (seedWork) refreshSeedTables(); },
+    onChange: (v) => { st.seed = v; state.set('seed', v); refresh(); if (seedWork) seeds.refresh(); },
   });
   const scaleCtl = radioGroup(ctx, {
     legend: 's4.ctl.scale', name: 's4-scale', value: st.scale,
@@ -126,15 +106,6 @@ export async function mount(root, ctx) {
   // ---- why √d_k and not d_k (uses the same data, scale 1/d_k)
   const dkLive = h('p', { testid: 's4-dk-live' });
 
-  const vCol = (n) => ({ rows: n, cols: 1, data: new Float32Array(n) });
-  const scaleArg = (mode, dk) => (mode === 'off' ? null : mode === 'dk' ? 1 / dk : undefined);
-
-  async function weightsStats(q, k, n, scale) {
-    const r = await engine.attention({ q, k, v: vCol(n), scale, returnWeights: true });
-    const s = await engine.rowStats(r.weights);
-    return { weights: r.weights, meanH: mean(Array.from(s.entropy)), maxW: Math.max(...s.maxWeight) };
-  }
-
   // "busy" shows only when a recompute is slow: a quick one (lesson sizes take a few ms)
   // would otherwise flash the line on and off and move everything below it twice.
   let busyTimer = null;
@@ -149,86 +120,37 @@ export async function mount(root, ctx) {
     } else root.classList.remove('is-computing');
   };
 
-  // Every number the panel shows for one (n, d_k, seed, scale), computed by the engine.
-  async function compute({ n, dk, seed, scale }) {
-    const m = await engine.randomNormal({ seed, rows: 2 * n, cols: dk });
-    const q = { rows: n, cols: dk, data: m.data.slice(0, n * dk) };
-    const k = { rows: n, cols: dk, data: m.data.slice(n * dk) };
-    // sent together: the worker answers in order, without a round trip per call
-    const lsP = engine.logitStats({ q, k });
-    const [main, byDk, ls, lsDk, [rOff, rOn]] = await Promise.all([
-      weightsStats(q, k, n, scaleArg(scale, dk)),
-      weightsStats(q, k, n, 1 / dk),
-      lsP,
-      engine.logitStats({ q, k, scale: 1 / dk }),
-      lsP.then((r) => Promise.all([
-        engine.softmaxRow({ logits: [r.rmsUnscaled, -r.rmsUnscaled] }),
-        engine.softmaxRow({ logits: [r.rmsScaled, -r.rmsScaled] }),
-      ])),
-    ]);
-    return { n, dk, seed, scale, main, byDk: { maxW: byDk.maxW, meanH: byDk.meanH }, ls, lsDk, rOff, rOn };
-  }
+  const compute = (p) => computeScaling(engine, p);
 
-  // A line whose numbers follow the slider: its text (with its KaTeX formulas) is rendered once,
-  // with a marker for each number; a redraw then rewrites only the numbers' text nodes, and only
-  // those that changed. (Rendering the formulas again on every move cost more script time than
-  // the rest of the redraw, and replaced nodes that had not changed.) The template is the same
-  // for every value: params are formatted strings, the page reloads on a settings change.
-  const MARK = '\u2060';
-  function liveLine(node, key) {
-    let slots = null;
-    return (params) => {
-      if (!slots) {
-        const marks = {};
-        for (const name of Object.keys(params)) marks[name] = `${MARK}${name}${MARK}`;
-        const frag = ctx.tNode(key, marks);
-        slots = [];
-        for (const s of frag.querySelectorAll('span.num')) {
-          const m = s.textContent.match(/^\u2060(.+)\u2060$/);
-          if (!m) continue;
-          const text = document.createTextNode('');
-          s.replaceChildren(text);
-          slots.push([text, m[1]]);
-        }
-        node.replaceChildren(frag);
-      }
-      for (const [text, name] of slots) {
-        const v = String(params[name]);
-        if (text.data !== v) text.data = v;
-      }
-    };
-  }
-  const lineMax = liveLine(outMax, 's4.out.max');
-  const lineH = liveLine(outH, 's4.out.entropy');
-  const lineRms = liveLine(outRms, 's4.out.rms');
-  const lineVar = liveLine(varLive, 's4.var.live');
-  const lineRatio = liveLine(ratioP, 's4.var.p2');
-  const lineDk = liveLine(dkLive, 's4.dk.live');
+  // Lines whose numbers follow the slider (dom.mjs liveLine: the formulas are rendered once).
+  const lineMax = liveLine(ctx, outMax, 's4.out.max');
+  const lineH = liveLine(ctx, outH, 's4.out.entropy');
+  const lineRms = liveLine(ctx, outRms, 's4.out.rms');
+  const lineVar = liveLine(ctx, varLive, 's4.var.live');
+  const lineRatio = liveLine(ctx, ratioP, 's4.var.p2');
+  const lineDk = liveLine(ctx, dkLive, 's4.dk.live');
 
-  function render({ n, dk, seed, scale, main, byDk, ls, lsDk, rOff, rOn }) {
-    const uniform = Math.log(n);
-    const rmsSeen = scale === 'off' ? ls.rmsUnscaled : scale === 'sqrt' ? ls.rmsScaled : lsDk.rmsScaled;
+  function render({ n, dk, seed, uniform, main, byDk, ls, lsDk, rmsSeen, ratioOff, ratioOn }) {
     heat.update(main.weights);   // (the canvas first, then the text around it)
     lineMax({ v: f6(main.maxW), inv: f(1 / n) });
-    lineH({ h: f(main.meanH), u: f(uniform), share: pct(main.meanH / uniform) });
+    lineH({ h: f(main.meanH), u: f(uniform), share: pct(main.share) });
     lineRms({ rms: f(rmsSeen, 3) });
     outMax.dataset.value = String(main.maxW);
     outH.dataset.value = String(main.meanH);
-    outH.dataset.share = String(main.meanH / uniform);
+    outH.dataset.share = String(main.share);
     lineVar({
       dk: fmt(dk), n: fmt(n), seed: fmt(seed, { useGrouping: false }),
       msq: f(ls.meanSqUnscaled, 2), rmsOff: f(ls.rmsUnscaled, 3), rmsOn: f(ls.rmsScaled, 3),
     });
     Object.assign(varLive.dataset, { msq: ls.meanSqUnscaled, rmsOff: ls.rmsUnscaled, rmsOn: ls.rmsScaled });
-    const ratio = (w) => w.weights[0] / w.weights[1];
     // At large d_k the unscaled ratio is astronomically large (about e^64 ≈ 6·10^27 at d_k = 1024):
     // 28 digits say nothing, "more than a million" says it (s4.var.huge).
     const ratioText = (x) => (x > HUGE_RATIO ? ctx.t('s4.var.huge', { limit: fmt(HUGE_RATIO) })
       : fmt(x, { maximumSignificantDigits: 3 }));
-    lineRatio({ ratioOff: ratioText(ratio(rOff)), ratioOn: ratioText(ratio(rOn)) });
+    lineRatio({ ratioOff: ratioText(ratioOff), ratioOn: ratioText(ratioOn) });
     lineDk({
       dk: fmt(dk), rms: f(lsDk.rmsScaled, 4), pred: f(1 / Math.sqrt(dk), 4),
-      max: f(byDk.maxW, 4), inv: f(1 / n), share: pct(byDk.meanH / uniform),
+      max: f(byDk.maxW, 4), inv: f(1 / n), share: pct(byDk.share),
     });
     if (status.firstChild) status.textContent = '';
   }
@@ -272,23 +194,37 @@ export async function mount(root, ctx) {
     fill.schedule();
   });
 
-  // ---- table A (article's first table, recomputed with the learner's seed)
-  const tA = h('div', { class: 'table-slot' });
-  const verdictA = h('p', { testid: 's4-verdict-a' });
-  const seedNoteA = h('p', { class: 'note' });
   // ---- √d_k vs d_k: the end of the core path
   root.append(h('h3', {}, ctx.tNode('s4.dk.title')), h('p', {}, ctx.tNode('s4.dk.p1')), dkLive);
 
   // ---- for the curious: four folds, their engine work started on first opening
   let seedWork = false, sweepWork = false;
-  const startSeedWork = () => { if (!seedWork) { seedWork = true; refreshSeedTables(); } };
-  const startSweep = () => { if (!sweepWork) { sweepWork = true; runSweep(); } };
+  const startSeedWork = () => { if (!seedWork) { seedWork = true; seeds.refresh(); } };
+  const startSweep = () => { if (!sweepWork) { sweepWork = true; sweep.run(); } };
   const fTables = fold(ctx, { name: 'tables', summary: 's4.fold.tables', why: 's4.fold.tablesWhy', testid: 's4-fold-tables', onOpen: () => startSeedWork() });
   const fSeeds = fold(ctx, { name: 'seeds', summary: 's4.fold.seeds', why: 's4.fold.seedsWhy', testid: 's4-fold-seeds', onOpen: () => startSeedWork() });
   const fSweep = fold(ctx, { name: 'sweep', summary: 's4.fold.sweep', why: 's4.fold.sweepWhy', testid: 's4-fold-sweep', onOpen: () => startSweep() });
   const fGrad = fold(ctx, { name: 'grad', summary: 's4.fold.grad', why: 's4.fold.gradWhy', testid: 's4-fold-grad', onOpen: () => startSweep() });
   root.append(h('p', {}, ctx.tNode('s4.curious')), fTables.el, fSeeds.el, fSweep.el, fGrad.el);
+  const seeds = seedFolds(ctx, fTables, fSeeds, { seedOf: () => st.seed, status });
+  const sweep = sweepFolds(ctx, fSweep, fGrad, { nOf: () => st.n });
 
+  await refresh();
+  // A fold the URL opened starts its work from its toggle event; this covers a browser that
+  // fired it before mount() was done (both starts run once).
+  if (fTables.open || fSeeds.open) startSeedWork();
+  if (fSweep.open || fGrad.open) startSweep();   // not awaited: fills in while the learner reads
+}
+
+// The folds on seeds: the article's two tables recomputed from the learner's seed, and one
+// seed against many. → {refresh()}: recomputes (one run at a time) and redraws.
+function seedFolds(ctx, fTables, fSeeds, { seedOf, status }) {
+  const { engine, fmt } = ctx;
+  const { f, f6, pct } = formats(ctx);
+  // ---- table A (article's first table, recomputed with the learner's seed)
+  const tA = h('div', { class: 'table-slot' });
+  const verdictA = h('p', { testid: 's4-verdict-a' });
+  const seedNoteA = h('p', { class: 'note' });
   fTables.body.append(
     h('h3', {}, ctx.tNode('s4.tA.title', { n: fmt(ARTICLE.n), dk: fmt(ARTICLE.dk) })),
     h('p', {}, ctx.tNode('s4.tA.p', {
@@ -299,7 +235,6 @@ export async function mount(root, ctx) {
 
   // ---- table B (three widths × five seeds)
   const tB = h('div', { class: 'table-slot' });
-  const bFrom = () => st.seed, bTo = () => st.seed + 4;
   const tBp = h('p');
   fTables.body.append(h('h3', {}, ctx.tNode('s4.tB.title')), tBp, tB);
 
@@ -315,73 +250,76 @@ export async function mount(root, ctx) {
   fSeeds.body.append(h('h3', {}, ctx.tNode('s4.seeds.title')), seedsP1, seedsChart.el, seedsLive, h('p', { class: 'note' }, ctx.tNode('s4.seeds.lesson')));
 
   const refreshSeedTables = serial(async () => {
-    const seed = st.seed;
+    let r;
     try {
-      const off = await engine.experiment({ n: ARTICLE.n, dk: ARTICLE.dk, seeds: [seed], scale: false });
-      const on = await engine.experiment({ n: ARTICLE.n, dk: ARTICLE.dk, seeds: [seed], scale: true });
-      const a = ARTICLE;
-      const o = off.mean, n1 = on.mean;
-      tA.textContent = '';
-      tA.append(simpleTable(ctx, {
-        testid: 's4-table-a',
-        headers: ['s4.tA.colQuantity', 's4.tA.colArticleOff', 's4.tA.colOursOff', 's4.tA.colArticleOn', 's4.tA.colOursOn'],
-        rows: [
-          [ctx.tNode('s4.tA.rowMax'), f6(a.maxOff), f6(o.maxWeight), f6(a.maxOn), f6(n1.maxWeight)],
-          [ctx.tNode('s4.tA.rowH'), f(a.hOff), f(o.meanEntropy), f(a.hOn), f(n1.meanEntropy)],
-          [ctx.tNode('s4.tA.rowShare'), pct(a.hOff / a.uniform), pct(o.entropyShare), pct(a.hOn / a.uniform), pct(n1.entropyShare)],
-          [ctx.tNode('s4.tA.rowU'), f(a.uniform), f(off.uniformEntropy), f(a.uniform), f(on.uniformEntropy)],
-        ],
-      }));
-      setT(ctx, verdictA, 's4.tA.verdict', {
-        offMax: f(o.maxWeight, 4), onMax: f(n1.maxWeight, 4), offShare: pct(o.entropyShare), onShare: pct(n1.entropyShare),
-        aOffShare: pct(a.hOff / a.uniform), aOnShare: pct(a.hOn / a.uniform),
-      });
-      setT(ctx, seedNoteA, 's4.tA.seedNote', { seed: fmt(seed, { useGrouping: false }) });
-
-      const seeds5 = [0, 1, 2, 3, 4].map((i) => seed + i);
-      const rows = [];
-      for (const dk of [16, 64, 256]) {
-        const r = await engine.experiment({ n: ARTICLE.n, dk, seeds: seeds5, scale: false });
-        const t = a.trend[dk];
-        const f5 = (x) => fmt(x, { minimumFractionDigits: 5, maximumFractionDigits: 5 });
-        const f2 = (x) => fmt(x, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-        rows.push([fmt(dk), f5(t.max), f5(r.mean.maxWeight), f2(t.h), f2(r.mean.meanEntropy), pct(t.share), pct(r.mean.entropyShare)]);
-      }
-      setT(ctx, tBp, 's4.tB.p', {
-        n: fmt(a.n), a16: f(a.trend[16].h, 2), a64: f(a.trend[64].h, 2), a256: f(a.trend[256].h, 2),
-        s16: pct(a.trend[16].share), s64: pct(a.trend[64].share), s256: pct(a.trend[256].share),
-        from: fmt(bFrom(), { useGrouping: false }), to: fmt(bTo(), { useGrouping: false }),
-      });
-      tB.textContent = '';
-      tB.append(simpleTable(ctx, {
-        testid: 's4-table-b',
-        headers: ['s4.tB.colDk', 's4.tB.colMaxA', 's4.tB.colMaxO', 's4.tB.colHA', 's4.tB.colHO', 's4.tB.colShareA', 's4.tB.colShareO'],
-        rows,
-      }));
-
-      // many seeds, one by one (the article's 0.27 → 0.30 correction)
-      const manySeeds = Array.from({ length: MANY_SEEDS }, (_, i) => seed + i);
-      const many = await engine.experiment({ n: a.n, dk: a.dk, seeds: manySeeds, scale: false });
-      const hs = many.perSeed.map((p) => p.meanEntropy);
-      setT(ctx, seedsP1, 's4.seeds.p1', {
-        dk: fmt(a.dk), a1: f(a.single64, 2), a5: f(a.five64, 2), n: fmt(a.n), cells: fmt(a.n * a.n), many: fmt(MANY_SEEDS),
-      });
-      const meanMany = mean(hs);
-      seedsChart.update([
-        many.perSeed.map((p) => ({ x: p.seed, y: p.meanEntropy })),
-        [{ x: manySeeds[0], y: meanMany }, { x: manySeeds[manySeeds.length - 1], y: meanMany }],
-      ]);
-      setT(ctx, seedsLive, 's4.seeds.live', {
-        seed: fmt(seed, { useGrouping: false }), single: f(hs[0], 3),
-        from: fmt(seed, { useGrouping: false }), to5: fmt(seed + 4, { useGrouping: false }), mean5: f(mean(hs.slice(0, 5)), 3),
-        many: fmt(MANY_SEEDS), meanMany: f(meanMany, 3), min: f(Math.min(...hs), 3), max: f(Math.max(...hs), 3), sd: f(sd(hs), 3),
-      });
-      Object.assign(seedsLive.dataset, { single: hs[0], mean5: mean(hs.slice(0, 5)), meanMany, sd: sd(hs) });
+      r = await computeSeedTables(engine, { seed: seedOf() });
     } catch (err) {
       setT(ctx, status, 's4.err.engine');
+      return;
     }
+    drawSeedTables(r);
   });
 
+  function drawSeedTables({ seed, off, on, trend, many }) {
+    const a = ARTICLE;
+    const o = off.mean, n1 = on.mean;
+    tA.textContent = '';
+    tA.append(simpleTable(ctx, {
+      testid: 's4-table-a',
+      headers: ['s4.tA.colQuantity', 's4.tA.colArticleOff', 's4.tA.colOursOff', 's4.tA.colArticleOn', 's4.tA.colOursOn'],
+      rows: [
+        [ctx.tNode('s4.tA.rowMax'), f6(a.maxOff), f6(o.maxWeight), f6(a.maxOn), f6(n1.maxWeight)],
+        [ctx.tNode('s4.tA.rowH'), f(a.hOff), f(o.meanEntropy), f(a.hOn), f(n1.meanEntropy)],
+        [ctx.tNode('s4.tA.rowShare'), pct(a.hOff / a.uniform), pct(o.entropyShare), pct(a.hOn / a.uniform), pct(n1.entropyShare)],
+        [ctx.tNode('s4.tA.rowU'), f(a.uniform), f(off.uniformEntropy), f(a.uniform), f(on.uniformEntropy)],
+      ],
+    }));
+    setT(ctx, verdictA, 's4.tA.verdict', {
+      offMax: f(o.maxWeight, 4), onMax: f(n1.maxWeight, 4), offShare: pct(o.entropyShare), onShare: pct(n1.entropyShare),
+      aOffShare: pct(a.hOff / a.uniform), aOnShare: pct(a.hOn / a.uniform),
+    });
+    setT(ctx, seedNoteA, 's4.tA.seedNote', { seed: fmt(seed, { useGrouping: false }) });
+
+    const f5 = (x) => fmt(x, { minimumFractionDigits: 5, maximumFractionDigits: 5 });
+    const f2 = (x) => fmt(x, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+    const rows = trend.map((r) => {
+      const t = a.trend[r.dk];
+      return [fmt(r.dk), f5(t.max), f5(r.maxWeight), f2(t.h), f2(r.meanEntropy), pct(t.share), pct(r.entropyShare)];
+    });
+    setT(ctx, tBp, 's4.tB.p', {
+      n: fmt(a.n), a16: f(a.trend[16].h, 2), a64: f(a.trend[64].h, 2), a256: f(a.trend[256].h, 2),
+      s16: pct(a.trend[16].share), s64: pct(a.trend[64].share), s256: pct(a.trend[256].share),
+      from: fmt(seed, { useGrouping: false }), to: fmt(seed + 4, { useGrouping: false }),
+    });
+    tB.textContent = '';
+    tB.append(simpleTable(ctx, {
+      testid: 's4-table-b',
+      headers: ['s4.tB.colDk', 's4.tB.colMaxA', 's4.tB.colMaxO', 's4.tB.colHA', 's4.tB.colHO', 's4.tB.colShareA', 's4.tB.colShareO'],
+      rows,
+    }));
+
+    // many seeds, one by one (the article's 0.27 → 0.30 correction)
+    setT(ctx, seedsP1, 's4.seeds.p1', {
+      dk: fmt(a.dk), a1: f(a.single64, 2), a5: f(a.five64, 2), n: fmt(a.n), cells: fmt(a.n * a.n), many: fmt(MANY_SEEDS),
+    });
+    const first = many.seeds[0], last = many.seeds[many.seeds.length - 1];
+    seedsChart.update([many.points, [{ x: first, y: many.mean }, { x: last, y: many.mean }]]);
+    setT(ctx, seedsLive, 's4.seeds.live', {
+      seed: fmt(seed, { useGrouping: false }), single: f(many.single, 3),
+      from: fmt(seed, { useGrouping: false }), to5: fmt(seed + 4, { useGrouping: false }), mean5: f(many.mean5, 3),
+      many: fmt(MANY_SEEDS), meanMany: f(many.mean, 3), min: f(many.min, 3), max: f(many.max, 3), sd: f(many.sd, 3),
+    });
+    Object.assign(seedsLive.dataset, { single: many.single, mean5: many.mean5, meanMany: many.mean, sd: many.sd });
+  }
+
+  return { refresh: refreshSeedTables };
+}
+
+// The folds on the d_k sweep: the entropy share and where it crosses 50 % and 10 %, and the
+// softmax Jacobian's norm. → {run(), schedule()}: run now, or once n has rested for 350 ms.
+function sweepFolds(ctx, fSweep, fGrad, { nOf }) {
+  const { engine, fmt } = ctx;
+  const { f } = formats(ctx);
   // ---- sweep over d_k (worker, one experiment call per point, cancellable)
   const sweepP = h('p');
   const runBtn = h('button', { type: 'button', class: 'btn btn-secondary', testid: 's4-sweep-run' }, ctx.tNode('s4.sweep.run'));
@@ -420,39 +358,29 @@ export async function mount(root, ctx) {
 
   async function runSweep() {
     const gen = ++sweepGen;
-    const n = st.n;
+    const n = nOf();
     setT(ctx, sweepP, 's4.sweep.p', {
       dk64: fmt(64), points: fmt(SWEEP_DK.length), minDk: fmt(SWEEP_DK[0]), maxDk: fmt(SWEEP_DK[SWEEP_DK.length - 1]),
       seeds: fmt(SWEEP_SEEDS.length), n: fmt(n),
     });
-    const total = SWEEP_DK.length * 2;
-    let done = 0;
     runBtn.disabled = true; stopBtn.disabled = false;
     shareChart.setBusy(true); gradChart.setBusy(true);
     prog.value = 0;
     const t0 = performance.now();
-    const off = [], on = [];
     try {
-      for (const dk of SWEEP_DK) {
-        for (const scale of [false, true]) {
-          if (gen !== sweepGen) return;
-          setT(ctx, sweepStatus, 's4.sweep.progress', { done: fmt(done), total: fmt(total) });
-          const r = await engine.experiment({ n, dk, seeds: SWEEP_SEEDS, scale });
-          (scale ? on : off).push({ dk, share: r.mean.entropyShare, jac: r.mean.jacobianNorm });
-          done++;
+      const r = await computeSweep(engine, { n }, {
+        stopped: () => gen !== sweepGen,
+        onStep: (done, total) => {
           prog.value = done / total;
-        }
-      }
-      if (gen !== sweepGen) return;
-      const uniJ = await engine.jacobianNorm(new Float32Array(n).fill(1 / n));
-      const oneHot = new Float32Array(n); oneHot[0] = 1;
-      const oneJ = await engine.jacobianNorm(oneHot);
-      const half = new Float32Array(n); half[0] = 0.5; half[1] = 0.5;
-      const maxJ = await engine.jacobianNorm(half);
-      setT(ctx, sweepStatus, 's4.sweep.done', {
-        total: fmt(total), runs: fmt(total * SWEEP_SEEDS.length), sec: fmt((performance.now() - t0) / 1000, { maximumFractionDigits: 1 }),
+          setT(ctx, sweepStatus, 's4.sweep.progress', { done: fmt(done), total: fmt(total) });
+        },
       });
-      drawSweep(n, off, on, { uniJ, oneJ, maxJ });
+      if (!r || gen !== sweepGen) return;
+      prog.value = 1;
+      setT(ctx, sweepStatus, 's4.sweep.done', {
+        total: fmt(r.total), runs: fmt(r.runs), sec: fmt((performance.now() - t0) / 1000, { maximumFractionDigits: 1 }),
+      });
+      drawSweep(r);
     } catch (err) {
       if (gen === sweepGen) setT(ctx, sweepStatus, 's4.err.engine');
     } finally {
@@ -463,14 +391,13 @@ export async function mount(root, ctx) {
     }
   }
 
-  function drawSweep(n, off, on, J) {
+  function drawSweep({ n, off, on, J, cross50: c50, cross10: c10, onMin, onMax }) {
     const sOff = off.map((p) => ({ x: p.dk, y: p.share }));
     const sOn = on.map((p) => ({ x: p.dk, y: p.share }));
     const guides = [
       { axis: 'y', value: 0.5, label: ctx.pct(0.5, { maximumFractionDigits: 0 }) },
       { axis: 'y', value: 0.1, label: ctx.pct(0.1, { maximumFractionDigits: 0 }) },
     ];
-    const c50 = crossing(sOff, 0.5), c10 = crossing(sOff, 0.1);
     for (const [el, c, level] of [[cross50, c50, 0.5], [cross10, c10, 0.1]]) {
       const p = ctx.pct(level, { maximumFractionDigits: 0 });
       el.removeAttribute('data-dk');
@@ -484,8 +411,7 @@ export async function mount(root, ctx) {
         setT(ctx, el, 's4.sweep.noCross', { p, min: ctx.pct(c.min) });
       }
     }
-    const onShares = sOn.map((p) => p.y);
-    setT(ctx, onRange, 's4.sweep.onRange', { min: ctx.pct(Math.min(...onShares)), max: ctx.pct(Math.max(...onShares)), n: fmt(n) });
+    setT(ctx, onRange, 's4.sweep.onRange', { min: ctx.pct(onMin), max: ctx.pct(onMax), n: fmt(n) });
     shareChart.update([sOff, sOn], { guides });
 
     gradChart.update([off.map((p) => ({ x: p.dk, y: p.jac })), on.map((p) => ({ x: p.dk, y: p.jac }))],
@@ -508,9 +434,5 @@ export async function mount(root, ctx) {
     setT(ctx, sweepStatus, 's4.sweep.cancelled');
   });
 
-  await refresh();
-  // A fold the URL opened starts its work from its toggle event; this covers a browser that
-  // fired it before mount() was done (both starts run once).
-  if (fTables.open || fSeeds.open) startSeedWork();
-  if (fSweep.open || fGrad.open) startSweep();   // not awaited: fills in while the learner reads
+  return { run: runSweep, schedule: scheduleSweep };
 }

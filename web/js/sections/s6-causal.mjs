@@ -16,18 +16,18 @@
 import { createHeatmap } from '../widgets/heatmap.mjs';
 import { checkbox, intField, radioGroup, controlRow } from '../widgets/controls.mjs';
 import { h, setT, serial } from '../dom.mjs';
+import { intIn } from '../state.mjs';
 
 const D = 8;   // width of the random example's Q and K
 
 export async function mount(root, ctx) {
   const { engine, state, fmt } = ctx;
-  const okInt = (v, lo, hi, d) => (Number.isInteger(v) && v >= lo && v <= hi ? v : d);
   const st = {
     causal: state.get('causal', true),
-    n: okInt(state.get('n', 6), 2, 12, 6),
-    seed: okInt(state.get('seed', 3), 0, 1e9, 3),
-    L: okInt(state.get('L', 3), 1, 12, 3),
-    S: okInt(state.get('S', 5), 1, 12, 5),
+    n: intIn(state.get('n', 6), 2, 12, 6),
+    seed: intIn(state.get('seed', 3), 0, 1e9, 3),
+    L: intIn(state.get('L', 3), 1, 12, 3),
+    S: intIn(state.get('S', 5), 1, 12, 5),
     align: state.get('align', 'tl') === 'br' ? 'br' : 'tl',
   };
   const w4 = (x) => fmt(x, { minimumFractionDigits: 4, maximumFractionDigits: 4 });

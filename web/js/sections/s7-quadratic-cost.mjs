@@ -19,7 +19,7 @@ import { select, intField, controlRow } from '../widgets/controls.mjs';
 import { createChart } from '../widgets/chart.mjs';
 import { simpleTable } from '../widgets/table.mjs';
 import { h, setT, serial } from '../dom.mjs';
-import { oneOf } from '../state.mjs';
+import { oneOf, intIn } from '../state.mjs';
 import { scoreBytes, readable } from '../byte-sizes.mjs';
 
 const TABLE_N = [512, 1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072];
@@ -28,13 +28,12 @@ const MB = 1e6, GB = 1e9, GIB = 2 ** 30;
 
 export async function mount(root, ctx) {
   const { engine, state, fmt } = ctx;
-  const okInt = (v, lo, hi, d) => (Number.isInteger(v) && v >= lo && v <= hi ? v : d);
   const st = {
-    n: okInt(state.get('n', 8192), 1, 4194304, 8192),
+    n: intIn(state.get('n', 8192), 1, 4194304, 8192),
     dtype: oneOf(DTYPES, state.get('dtype', 'fp16'), 'fp16'),
-    heads: okInt(state.get('heads', 1), 1, 256, 1),
-    layers: okInt(state.get('layers', 1), 1, 256, 1),
-    batch: okInt(state.get('batch', 1), 1, 1024, 1),
+    heads: intIn(state.get('heads', 1), 1, 256, 1),
+    layers: intIn(state.get('layers', 1), 1, 256, 1),
+    batch: intIn(state.get('batch', 1), 1, 1024, 1),
   };
   const num = (x, d = 2) => fmt(x, { maximumFractionDigits: d });
   const big = (x) => fmt(x, { maximumFractionDigits: 0 });

@@ -4,7 +4,9 @@
 // trace is the engine's causal trace of row i (tiles past the row are never
 // read, the diagonal tile is partly masked), and a tile grid shows, for every
 // query tile, which key tiles are full, partly masked (the diagonal) or skipped
-// (classifyTile; the browser test checks it against the engine's causal weights).
+// (s8-compute.mjs classifyTile; the browser test checks it against the engine's causal weights).
+// The numbers come from s8-compute.mjs (no DOM, tested in Node); this file keeps the URL
+// state, the controls and the drawing.
 // Engineering detail (memory budget, worker pool, scratch and checksum) sits in
 // native <details> folds whose open state is in the URL. Part 2 ("at scale") runs one
 // head, d = 64, at a length n the learner picks (up to 131,072, the default):
@@ -47,31 +49,17 @@
 //   s8-checks (the check paragraphs), s8-big-table (one row per finished run; data-n, data-refused,
 //     data-ms, data-gflops, data-scratch on each <tr>).
 
-import { createEnginePool, checkRowsFor, estimateRemainingMs } from '../engine-pool.mjs';
+import { createEnginePool, estimateRemainingMs } from '../engine-pool.mjs';
 import { select, checkbox, intField, controlRow } from '../widgets/controls.mjs';
 import { simpleTable } from '../widgets/table.mjs';
 import { fold } from '../widgets/fold.mjs';
 import { h, setT, serial } from '../dom.mjs';
+import { oneOf, intIn } from '../state.mjs';
 import { ltrNumber } from '../numerals.mjs';
-
-const D = 4, DV = 3;                       // the traced example: q, k of width 4, v of width 3
-const BIG_D = 64, BIG_BLOCK = 64, BIG_SEED = 1;
-const BIG_NS = [4096, 8192, 16384, 32768, 65536, 131072];
-const BIG_DEFAULT = 131072;
-
-/**
- * A tile of query rows [q0, q1) against key tiles [k0, k1) under the causal rule
- * "row i sees keys j <= i": 'skip' when every key comes after the tile's last row
- * (the kernel never reads it), 'full' when every key is visible to its first row,
- * else 'partial' (the diagonal crosses it: some entries masked). Without the mask
- * every tile is 'full'.
- */
-export function classifyTile(q0, q1, k0, k1, causal = true) {
-  if (!causal) return 'full';
-  if (k0 > q1 - 1) return 'skip';
-  if (k1 - 1 <= q0) return 'full';
-  return 'partial';
-}
+import {
+  D, KEYS_MAX, BLOCK_MAX, SEED_MAX, BIG_D, BIG_BLOCK, BIG_SEED, BIG_NS, BIG_DEFAULT, EQUAL_TOL,
+  tileGrid, computeTrace, askMaterialized, runChunked,
+} from './s8-compute.mjs';
 
 // A fold "for the curious" (widgets/fold.mjs): closed unless the URL says more.<id>=1
 // (the key s8 links have always used), its first paragraph says why it is there.
@@ -81,39 +69,41 @@ function s8Fold(ctx, id, ...body) {
   return f.el;
 }
 
+// Bytes in the page's unit words (MiB, GiB, …), or plain MiB where the text has none.
+const bytesOf = (ctx) => (b) => (ctx.has && ctx.has('site.unit.MiB') ? ctx.fmtBytes(b)
+  : `${ctx.fmt(b / 2 ** 20, { maximumFractionDigits: 2 })} MiB`);
+
 export async function mount(root, ctx) {
   const { engine, state, fmt } = ctx;
-  const okInt = (v, lo, hi, d) => (Number.isInteger(v) && v >= lo && v <= hi ? v : d);
   const st = {
-    keys: okInt(state.get('keys', 10), 2, 16, 10),
-    block: okInt(state.get('block', 3), 1, 16, 3),
-    seed: okInt(state.get('seed', 7), 0, 1e9, 7),
-    step: okInt(state.get('step', 0), 0, 64, 0),
+    keys: intIn(state.get('keys', 10), 2, KEYS_MAX, 10),
+    block: intIn(state.get('block', 3), 1, BLOCK_MAX, 3),
+    seed: intIn(state.get('seed', 7), 0, SEED_MAX, 7),
+    step: intIn(state.get('step', 0), 0, 64, 0),
     causal: state.get('causal', false) === true,
-    row: okInt(state.get('row', 0), 0, 15, 0),
-    qt: okInt(state.get('qt', 0), 0, 15, 0),
-    bigN: BIG_NS.includes(state.get('bigN', BIG_DEFAULT)) ? state.get('bigN', BIG_DEFAULT) : BIG_DEFAULT,
+    row: intIn(state.get('row', 0), 0, KEYS_MAX - 1, 0),
+    qt: intIn(state.get('qt', 0), 0, KEYS_MAX - 1, 0),
+    bigN: oneOf(BIG_NS, state.get('bigN', BIG_DEFAULT), BIG_DEFAULT),
     bigCausal: state.get('bigCausal', true) !== false,
   };
   const f3 = (x) => fmt(x, { minimumFractionDigits: 3, maximumFractionDigits: 3 });
   // vectors as mathematics writes them: left to right, component 0 on the left (like the heatmaps)
   const vec = (a) => ctx.ltrExpr(`(${Array.from(a, f3).join(', ')})`, 'ltr vec');
-  const bytes = (b) => (ctx.has && ctx.has('site.unit.MiB') ? ctx.fmtBytes(b) : `${fmt(b / 2 ** 20, { maximumFractionDigits: 2 })} MiB`);
 
   root.append(h('p', { class: 'lead' }, ctx.tNode('s8.lead', { y1: fmt(2018, { useGrouping: false }), y2: fmt(2022, { useGrouping: false }) })));
 
   // ================================================================ part 1: the trace
   const status = h('p', { class: 'status-line', 'aria-live': 'polite' });
-  const keysCtl = intField(ctx, { label: 's8.ctl.keys', value: st.keys, min: 2, max: 16, errKey: 's8.err.int', testid: 's8-keys',
+  const keysCtl = intField(ctx, { label: 's8.ctl.keys', value: st.keys, min: 2, max: KEYS_MAX, errKey: 's8.err.int', testid: 's8-keys',
     onChange: (v) => { st.keys = v; st.step = 0; save(); load(); } });
-  const blockCtl = intField(ctx, { label: 's8.ctl.block', value: st.block, min: 1, max: 16, errKey: 's8.err.int', testid: 's8-block',
+  const blockCtl = intField(ctx, { label: 's8.ctl.block', value: st.block, min: 1, max: BLOCK_MAX, errKey: 's8.err.int', testid: 's8-block',
     onChange: (v) => { st.block = v; st.step = 0; save(); load(); } });
-  const seedCtl = intField(ctx, { label: 's8.ctl.seed', value: st.seed, min: 0, max: 1e9, errKey: 's8.err.int', testid: 's8-seed',
+  const seedCtl = intField(ctx, { label: 's8.ctl.seed', value: st.seed, min: 0, max: SEED_MAX, errKey: 's8.err.int', testid: 's8-seed',
     onChange: (v) => { st.seed = v; st.step = 0; save(); load(); } });
   const traceCausalCtl = checkbox(ctx, { label: 's8.ctl.causal', checked: st.causal, testid: 's8-causal',
     onChange: (on) => { st.causal = on; st.step = 0; save(); load(); } });
   // the learner counts rows from 1 (s2's rule for prose); st.row and the URL keep the engine's 0-based index
-  const rowCtl = intField(ctx, { label: 's8.ctl.row', value: st.row + 1, min: 1, max: 16, errKey: 's8.err.row', testid: 's8-row',
+  const rowCtl = intField(ctx, { label: 's8.ctl.row', value: st.row + 1, min: 1, max: KEYS_MAX, errKey: 's8.err.row', testid: 's8-row',
     onChange: (v) => { st.row = v - 1; st.step = 0; save(); load(); } });
   const setup = h('p');
   const strip = h('ol', { class: 'score-strip', dir: 'ltr', testid: 's8-scores' });
@@ -142,25 +132,8 @@ export async function mount(root, ctx) {
 
   function renderTiles() {
     const n = data.keys, b = data.block, causal = data.causal;
-    const T = Math.ceil(n / b);
+    const { T, span, kinds, count, computed, visible } = tileGrid(n, b, causal);
     st.qt = Math.min(st.qt, T - 1);
-    const span = (t) => [t * b, Math.min(n, (t + 1) * b)];
-    const kinds = [];
-    const count = { full: 0, partial: 0, skip: 0 };
-    let computed = 0;
-    for (let qi = 0; qi < T; qi++) {
-      const [q0, q1] = span(qi);
-      const row = [];
-      for (let ki = 0; ki < T; ki++) {
-        const [k0, k1] = span(ki);
-        const kind = classifyTile(q0, q1, k0, k1, causal);
-        row.push(kind);
-        count[kind]++;
-        if (kind !== 'skip') computed += (q1 - q0) * (k1 - k0);
-      }
-      kinds.push(row);
-    }
-    const visible = causal ? (n * (n + 1)) / 2 : n * n;
     setT(ctx, tileCounts, causal ? 's8.tiles.counts' : 's8.tiles.countsFull', {
       n: fmt(n), b: fmt(b), tiles: fmt(T * T), full: fmt(count.full), partial: fmt(count.partial), skip: fmt(count.skip),
       computed: fmt(computed), all: fmt(n * n), visible: fmt(visible),
@@ -207,28 +180,17 @@ export async function mount(root, ctx) {
   qtPrev.addEventListener('click', () => goQt(st.qt - 1));
   qtNext.addEventListener('click', () => goQt(st.qt + 1));
 
-  let data = null;   // {scores, trace, mat}
+  let data = null;   // computeTrace's result: {scores, trace, mat, diff, keys, block, seed, row, causal}
   function save() {
     state.setMany({ keys: st.keys, block: st.block, seed: st.seed, step: st.step, causal: st.causal || null, row: st.row || null });
   }
 
   const load = serial(async () => {
     try {
-      // one query row per key (row 0 is the same draw as a single query), so that any
-      // row i can be traced, and with the causal mask row i sees keys 0…i
+      // a row past the last key (fewer keys now) becomes the last row
       if (st.row > st.keys - 1) { st.row = st.keys - 1; rowCtl.value = st.row + 1; save(); }
-      const row = st.row, causal = st.causal;
-      const q = await engine.randomNormal({ seed: st.seed, rows: st.keys, cols: D });
-      const k = await engine.randomNormal({ seed: st.seed + 1, rows: st.keys, cols: D });
-      const v = await engine.randomNormal({ seed: st.seed + 2, rows: st.keys, cols: DV });
-      const all = await engine.attention({ q, k, v, variant: 'materialized', returnWeights: true });
-      const mat = causal ? await engine.attention({ q, k, v, causal: true, variant: 'materialized' }) : all;
-      const trace = await engine.onlineSoftmaxTrace({ q, k, v, row, blockK: st.block, causal });
-      data = {
-        scores: all.scores.data.slice(row * st.keys, (row + 1) * st.keys), mat: mat.out.data.slice(row * DV, (row + 1) * DV),
-        trace, keys: st.keys, block: st.block, seed: st.seed, row, causal,
-      };
-      st.step = Math.min(st.step, trace.steps.length + 1);
+      data = await computeTrace(engine, { keys: st.keys, block: st.block, seed: st.seed, row: st.row, causal: st.causal });
+      st.step = Math.min(st.step, data.trace.steps.length + 1);
       status.textContent = '';
       render();
     } catch (err) {
@@ -325,14 +287,13 @@ export async function mount(root, ctx) {
     finalBox.hidden = s !== total - 1;
     finalBox.textContent = '';
     if (s === total - 1) {
-      let diff = 0;
-      for (let i = 0; i < DV; i++) diff = Math.max(diff, Math.abs(trace.out[i] - data.mat[i]));
+      const { diff } = data;
       finalBox.append(h('p', {}, ctx.tNode('s8.final', { out: vec(trace.out), ref: vec(data.mat) })));
       const md = h('p', { class: 'big-result', testid: 's8-maxdiff' }, ctx.tNode('s8.maxdiff', { diff: fmt(diff, { maximumSignificantDigits: 3 }) }));
       md.dataset.diff = String(diff);
       md.dataset.refDiff = String(trace.maxAbsDiff);
       finalBox.append(md);
-      if (diff < 1e-5) finalBox.append(h('p', {}, ctx.tNode('s8.equal')));
+      if (diff < EQUAL_TOL) finalBox.append(h('p', {}, ctx.tNode('s8.equal')));
     }
     renderTiles();
   }
@@ -345,7 +306,14 @@ export async function mount(root, ctx) {
 
   await load();
 
-  // ================================================================ part 2: at scale
+  await atScale(root, ctx, st);
+}
+
+// Part 2, one head at length n: the materialized path asked first, then the chunked path
+// through an engine pool, with progress, clock, cancel and a table of finished runs.
+async function atScale(root, ctx, st) {
+  const { engine, state, fmt } = ctx;
+  const bytes = bytesOf(ctx);
   // one decimal from a second up; below, two significant digits (a 44 ms run
   // read "0.0 seconds" with one decimal)
   const sec1 = (ms) => (ms < 1000 ? fmt(ms / 1000, { maximumSignificantDigits: 2 })
@@ -429,7 +397,7 @@ export async function mount(root, ctx) {
   async function run() {
     if (running) return;
     running = true;
-    const n = st.bigN, causal = st.bigCausal, d = BIG_D;
+    const n = st.bigN, causal = st.bigCausal;
     const ac = new AbortController();
     abort = ac;
     runBtn.disabled = true; cancelBtn.disabled = false; nCtl.input.disabled = true; causalCtl.input.disabled = true;
@@ -445,26 +413,26 @@ export async function mount(root, ctx) {
     let phase = 'mat';
     try {
       // ---- 1. the materialized path: one engine, the whole n×n matrix, the real budget
-      const need = await engine.scoreMatrixBytes({ n, bytesPerElement: 4 });
+      const m = await askMaterialized(engine, pool, { n, causal }, {
+        signal: ac.signal,
+        onAsking: (need) => {
+          Object.assign(matStatus.dataset, { n, need });
+          setState(matStatus, 'running');
+          setT(ctx, matStatus, 's8.big.matAsking', { n: fmt(n) });
+        },
+      });
+      const { need } = m;
       row.need = need;
-      Object.assign(matStatus.dataset, { n, need });
-      setState(matStatus, 'running');
-      setT(ctx, matStatus, 's8.big.matAsking', { n: fmt(n) });
-      try {
-        const m = await pool.attentionSeeded({ n, d, seed: BIG_SEED, causal, variant: 'materialized' },
-          { signal: ac.signal, taskRows: n });
+      if (m.refused) {
+        row.refused = true;
+        matStatus.dataset.budget = m.budget;
+        setT(ctx, matStatus, 's8.big.refused', { n: fmt(n), need: bytes(need), budget: bytes(m.budget) });
+        setState(matStatus, 'refused');
+      } else {
         row.matMs = m.ms;
         matStatus.dataset.ms = m.ms;
         setT(ctx, matStatus, 's8.big.matDone', { sec: sec1(m.ms), need: bytes(need) });
         setState(matStatus, 'done');
-      } catch (err) {
-        if (!err || err.code !== 'TooLarge') throw err;
-        row.refused = true;
-        const said = /memory budget of (\d+) bytes/.exec(err.message || '');
-        const budget = said ? Number(said[1]) : await engine.memoryBudget();
-        matStatus.dataset.budget = budget;
-        setT(ctx, matStatus, 's8.big.refused', { n: fmt(n), need: bytes(need), budget: bytes(budget) });
-        setState(matStatus, 'refused');
       }
 
       // ---- 2. the chunked path through the pool
@@ -484,13 +452,11 @@ export async function mount(root, ctx) {
       clockRow.hidden = false;
       tick();
       ticker = setInterval(tick, 1000);
-      // one task per query tile (BIG_BLOCK rows): the bar moves from the first finished tile
-      // (with the pool's default of 16 tasks per worker, 4,096 rows at n = 131,072, the first
-      // update came after the most expensive sixteenth of a worker's share)
-      const r = await pool.attentionSeeded({ n, d, seed: BIG_SEED, causal, variant: 'chunked', blockQ: BIG_BLOCK, blockK: BIG_BLOCK }, {
+      // one task per query tile (runChunked): with the pool's default of 16 tasks per worker,
+      // 4,096 rows at n = 131,072, the first update came after the most expensive sixteenth
+      // of a worker's share
+      const r = await runChunked(pool, { n, causal }, {
         signal: ac.signal,
-        taskRows: BIG_BLOCK,
-        checkRows: checkRowsFor(n),
         onProgress: (p) => {
           if (!('firstDone' in chunkStatus.dataset)) {
             chunkStatus.dataset.firstDone = String(p.done);
@@ -507,11 +473,10 @@ export async function mount(root, ctx) {
       delete etaEl.dataset.ms;
       etaEl.textContent = '';
       prog.value = 1;
-      const gflops = r.flops / (r.ms * 1e6);
-      const maxDiff = Math.max(...r.checks.map((c) => c.maxAbsDiff));
-      Object.assign(row, { ms: r.ms, gflops, scratch: r.scratchBytes, workers: r.workers });
+      const { gflops, maxDiff } = r;
+      Object.assign(row, { ms: r.ms, gflops, scratch: r.scratch, workers: r.workers });
       Object.assign(chunkStatus.dataset, {
-        n, d, causal, workers: r.workers, ms: r.ms, gflops, scratch: r.scratchBytes, heap: r.heapBytes,
+        n, d: r.d, causal, workers: r.workers, ms: r.ms, gflops, scratch: r.scratch, heap: r.heap,
         checksum: r.checksum, maxdiff: maxDiff,
       });
       setT(ctx, chunkStatus, causal ? 's8.big.chunkDone' : 's8.big.chunkDoneFull', {
@@ -525,10 +490,10 @@ export async function mount(root, ctx) {
         })),
         s8Fold(ctx, 'run',
           h('p', {}, ctx.tNode('s8.big.scratch', {
-            scratch: bytes(r.scratchBytes), full: bytes(need),
-            ratio: fmt(need / Math.max(1, r.scratchBytes), { maximumFractionDigits: 0 }), inputs: bytes(3 * n * d * 4),
+            scratch: bytes(r.scratch), full: bytes(need),
+            ratio: fmt(need / Math.max(1, r.scratch), { maximumFractionDigits: 0 }), inputs: bytes(3 * n * r.d * 4),
           })),
-          h('p', {}, ctx.tNode('s8.big.checksum', { count: fmt(n * d), sum: fmt(r.checksum, { maximumFractionDigits: 4 }) }))),
+          h('p', {}, ctx.tNode('s8.big.checksum', { count: fmt(n * r.d), sum: fmt(r.checksum, { maximumFractionDigits: 4 }) }))),
       );
       resultBox.hidden = false;
       history.push(row);
