@@ -27,6 +27,7 @@ export const LESSON_SECTIONS = {
     q01: ['s1'], q02: ['s6'], q03: ['s2'], q04: ['s2'], q05: ['s4'], q06: ['s4'], q07: ['s4'],
     q08: S4_DK_DIVIDE, q09: ['s5'], q10: ['s6'], q11: ['s6'], q12: ['s6'], q13: ['s7'], q14: ['s8'],
     q15: ['s8'], q16: ['s8'], q17: ['s2'], q18: ['s7', { n: 32768, dtype: 'fp16' }], q19: ['s4'], q20: ['s4'],
+    q21: ['heads'], q22: ['window'], q23: ['kvcache'], q24: ['kvcache'],
     'softmax-two': ['s2'], 'shift-invariance': ['s5'], temperature: ['s4'], 'score-mb': ['s7'],
     'batch-bytes': ['s7'], 'uniform-entropy': ['s4'], 'scale-factor': ['s4'], 'max-weight-gap': ['s4'],
     'jacobian-two': ['s4'], 'sat-weight': ['s2'],
