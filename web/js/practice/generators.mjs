@@ -284,7 +284,9 @@ const exercises = {
     return {
       params: { layers, hkv, d, n }, answer, tolerance: ONE_PERCENT,
       steps: [
-        ['layer', { hkv, d, perLayer }], ['token', { perLayer, layers, perToken: perLayer * layers }],
+        // kv: a key and a value; bpe: float16. Factors as params, not digits typed in the
+        // text: a literal Arabic-Indic digit inside a product turns its order right to left.
+        ['layer', { kv: 2, hkv, d, bpe: 2, perLayer }], ['token', { perLayer, layers, perToken: perLayer * layers }],
         ['bytes', { perToken: perLayer * layers, n, bytes }], ['unit', { bytes, answer }],
       ],
     };
@@ -317,7 +319,7 @@ const exercises = {
     return {
       params: { hq, hkv, d, n }, answer, tolerance: EXACT,
       steps: [
-        ['mha', { hq, d, mhaToken: 2 * hq * d * 2 }], ['gqa', { hkv, d, gqaToken: 2 * hkv * d * 2 }],
+        ['mha', { kv: 2, hq, d, bpe: 2, mhaToken: 2 * hq * d * 2 }], ['gqa', { kv: 2, hkv, d, bpe: 2, gqaToken: 2 * hkv * d * 2 }],
         ['ratio', { mhaToken: 2 * hq * d * 2, gqaToken: 2 * hkv * d * 2, hq, hkv, answer }],
       ],
     };
@@ -467,7 +469,7 @@ const quizzes = {
     const perToken = 2 * hkv * d * bpe * layers;
     return {
       params: { layers, hkv, d, n, bpe, batch }, answer, tolerance: ONE_PERCENT,
-      steps: [['token', { hkv, d, bpe, layers, perToken }], ['bytes', { perToken, n, batch, bytes }], ['answer', { bytes, answer }]],
+      steps: [['token', { kv: 2, hkv, d, bpe, layers, perToken }], ['bytes', { perToken, n, batch, bytes }], ['answer', { bytes, answer }]],
     };
   },
 
@@ -518,7 +520,7 @@ const quizzes = {
     const answer = flops / bytes;
     return {
       params: { hq, hkv, d, n, bpe }, answer, tolerance: TWO_DECIMALS,
-      steps: [['flops', { n, hq, d, flops }], ['bytes', { n, hkv, d, bpe, bytes }], ['answer', { flops, bytes, answer }]],
+      steps: [['flops', { n, hq, perPair: 2 * (d + d), flops }], ['bytes', { n, hkv, d, bpe, bytes }], ['answer', { flops, bytes, answer }]],
     };
   },
 };
