@@ -142,9 +142,10 @@ async function mythBlock(page, c) {
   for (let i = 0; i < n; i++) {
     const it = items.nth(i);
     await click(it.locator('[data-testid="myth-toggle"]'));
+    // A myth with no live demo (m12) shows its fact only: nothing to wait for.
     await page.waitForFunction((el) => {
       const d = el.querySelector('[data-testid="myth-demo"]');
-      return d && (d.dataset.state === 'ready' || d.dataset.state === 'error');
+      return el.querySelector('[data-testid="myth-fact"]') && (!d || d.dataset.state === 'ready' || d.dataset.state === 'error');
     }, await it.elementHandle(), { timeout: 20000 });
     await c.check(`opening myth ${await it.getAttribute('data-id')}`);
   }

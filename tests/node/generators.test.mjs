@@ -56,14 +56,24 @@ const EXPECTED = {
   'max-weight-gap': (p) => Math.exp(p.g) / (Math.exp(p.g) + p.n - 1),
   'jacobian-two': (p) => 2 * p.p * p.q,
   'sat-weight': (p) => softmax(SAT_SCORES)[p.key - 1],
+  // chapters 10–12 (issue 15): K and V, 2 rows per token, per layer and key/value head
+  'kv-cache-bytes': (p) => (2 * p.layers * p.hkv * p.d * p.bpe * p.n * p.batch) / 2 ** 30,
+  'kv-cache-preset': (p) => (2 * p.layers * p.hkv * p.d * 2 * p.n) / 2 ** 30,
+  'gqa-saved': (p) => 1 - p.hkv / p.hq,
+  'gqa-speedup': (p) => p.hq / p.hkv,
+  // a window of w keys (itself and w − 1 before) moves information w − 1 positions per layer
+  'window-reach': (p) => p.pos - p.k * (p.w - 1),
+  'window-field': (p) => p.k * (p.w - 1),
+  // per key: H_q query heads × 2·(d_k + d_v) flops; H_kv · (d_k + d_v) numbers of bpe bytes read
+  'decode-intensity': (p) => (p.hq * 2 * (2 * p.d)) / (p.hkv * 2 * p.d * p.bpe),
 };
 
 const ALL = [...Object.values(EXERCISES), ...Object.values(QUIZ)];
 const SEEDS = Array.from({ length: 40 }, (_, i) => i * 7919 + 1);
 
-test('inventory: at least 10 exercises and 8 quiz generators, each with an independent check', () => {
-  assert.ok(Object.keys(EXERCISES).length >= 10);
-  assert.ok(Object.keys(QUIZ).length >= 8);
+test('inventory: at least 16 exercises and 14 quiz generators, each with an independent check', () => {
+  assert.ok(Object.keys(EXERCISES).length >= 16);
+  assert.ok(Object.keys(QUIZ).length >= 14);
   assert.deepEqual(ALL.map((g) => g.id).sort(), Object.keys(EXPECTED).sort());
 });
 
@@ -124,6 +134,25 @@ test('the worked example: «sat» attends to itself with weight 0.51 and score 2
     return;
   }
   assert.fail('no seed picked key 3');
+});
+
+// window-field states the reach k·(w − 1) as a formula on the engine's one-layer count; here
+// the engine itself stacks k causal window layers (uniform weights, V = token 1 marked) and the
+// last position token 1 reaches must be the formula's.
+test('k stacked windows of width w carry token 1 exactly k·(w − 1) positions further (engine)', { skip }, async () => {
+  const eng = await getEngine();
+  const mat = (rows, cols, values) => ({ rows, cols, data: Float32Array.from(values) });
+  for (const w of [2, 3, 4, 7]) {
+    for (const k of [1, 2, 3, 5]) {
+      const n = k * (w - 1) + 4;
+      const zero = mat(n, 1, Array(n).fill(0));
+      let v = mat(n, 1, Array.from({ length: n }, (_, i) => (i === 0 ? 1 : 0)));
+      for (let layer = 0; layer < k; layer++) v = (await eng.attention({ q: zero, k: zero, v, causal: true, window: w })).out;
+      const reached = Array.from(v.data).map((x, i) => (x > 0 ? i : -1)).filter((i) => i >= 0);
+      assert.equal(Math.max(...reached), EXPECTED['window-field']({ k, w }), `w ${w}, k ${k}: ${Array.from(v.data)}`);
+      assert.equal(reached.length, k * (w - 1) + 1, `w ${w}, k ${k}: every position up to the reach`);
+    }
+  }
 });
 
 test('WORKED re-exports the worked example as nested arrays (the blocks rely on the shape)', () => {

@@ -11,8 +11,10 @@
 //   ex:   dot-score scaled-score softmax-weight row-max-weight causal-uniform
 //         causal-weight weighted-average score-bytes memory-growth rescale-factor
 //         running-sum entropy sat-score
+//         kv-cache-preset window-field gqa-speedup             (chapters 10–12)
 //   quiz: softmax-two shift-invariance temperature score-mb batch-bytes
 //         uniform-entropy scale-factor max-weight-gap jacobian-two sat-weight
+//         kv-cache-bytes gqa-saved window-reach decode-intensity  (chapters 10–12)
 
 import { createRng, toSeed } from './random.mjs';
 import { WORDS, DEFAULT, computeExample, at, row } from '../worked-example.mjs';
@@ -23,6 +25,9 @@ const mat = (rows, cols, values) => ({ rows, cols, data: Float32Array.from(value
 const column = (values) => mat(values.length, 1, values);
 const zeros = (rows, cols) => mat(rows, cols, new Array(rows * cols).fill(0));
 const GIB = 2 ** 30;
+// The engine stores K and V as float32: kvBytesRead counts 4 bytes a number. A cache kept in
+// another type (float16: 2 bytes) is the same count of numbers times its own size.
+const ENGINE_BYTES = 4;
 
 // Tolerances: |x − answer| <= max(abs, rel·|answer|).
 const EXACT = { abs: 1e-6, rel: 0 };          // integers
@@ -262,7 +267,67 @@ const exercises = {
       steps: [['dot', { q1, q2, k1, k2, dot: q1 * k1 + q2 * k2 }], ['divide', { dot: q1 * k1 + q2 * k2, answer }]],
     };
   },
+
+  // ---- chapters 10–12 (issue 15)
+
+  async 'kv-cache-preset'(rng, engine) {
+    // Shapes of today's open 7–70B models: head width 128, 8 key/value heads (GQA), float16.
+    const layers = rng.pick([32, 40, 80]);
+    const hkv = 8;
+    const d = 128;
+    const n = rng.pick([4096, 8192, 32768, 131072]);
+    // kvBytesRead = the K and V rows of one layer for n tokens, float32 (what one decode step reads).
+    const perLayer32 = await engine.kvBytesRead({ headsQ: hkv, headsKv: hkv, S: n, dk: d, dv: d });
+    const bytes = (perLayer32 / ENGINE_BYTES) * 2 * layers;
+    const answer = bytes / GIB;
+    const perLayer = 2 * hkv * d * 2;
+    return {
+      params: { layers, hkv, d, n }, answer, tolerance: ONE_PERCENT,
+      steps: [
+        // kv: a key and a value; bpe: float16. Factors as params, not digits typed in the
+        // text: a literal Arabic-Indic digit inside a product turns its order right to left.
+        ['layer', { kv: 2, hkv, d, bpe: 2, perLayer }], ['token', { perLayer, layers, perToken: perLayer * layers }],
+        ['bytes', { perToken: perLayer * layers, n, bytes }], ['unit', { bytes, answer }],
+      ],
+    };
+  },
+
+  async 'window-field'(rng, engine) {
+    const w = rng.pick([128, 512, 1024, 4096]);
+    const k = rng.pick([2, 4, 8, 16, 32]);
+    // The engine's window rule for one row far from the start: it sees w keys, itself and w − 1
+    // before. Stacking k layers adds those w − 1 steps (generators.test checks the sum by
+    // stacking the engine's window layers).
+    const seen = await engine.visiblePairs({ L: 1, S: w + 4, causal: true, window: w, rowOffset: w + 3 });
+    const back = seen - 1;
+    const answer = k * back;
+    return {
+      params: { w, k }, answer, tolerance: EXACT,
+      steps: [['layer', { w, back }], ['stack', { k, back, answer }]],
+    };
+  },
+
+  async 'gqa-speedup'(rng, engine) {
+    const [hq, hkv] = rng.pick(GQA_PAIRS);
+    const d = rng.pick([64, 128]);
+    const n = rng.pick([4096, 8192, 32768]);
+    const [mha, gqa] = await Promise.all([
+      engine.kvBytesRead({ headsQ: hq, headsKv: hq, S: n, dk: d, dv: d }),
+      engine.kvBytesRead({ headsQ: hq, headsKv: hkv, S: n, dk: d, dv: d }),
+    ]);
+    const answer = mha / gqa;
+    return {
+      params: { hq, hkv, d, n }, answer, tolerance: EXACT,
+      steps: [
+        ['mha', { kv: 2, hq, d, bpe: 2, mhaToken: 2 * hq * d * 2 }], ['gqa', { kv: 2, hkv, d, bpe: 2, gqaToken: 2 * hkv * d * 2 }],
+        ['ratio', { mhaToken: 2 * hq * d * 2, gqaToken: 2 * hkv * d * 2, hq, hkv, answer }],
+      ],
+    };
+  },
 };
+
+// (query heads, key/value heads) of grouped-query and multi-query attention: H_q a multiple of H_kv.
+const GQA_PAIRS = [[8, 1], [12, 4], [16, 2], [16, 4], [24, 8], [28, 4], [32, 1], [32, 4], [32, 8], [40, 8], [48, 8], [64, 8]];
 
 // Four scores in two tiles of two keys, the second tile holding a strictly
 // larger max so the rescale factor is below 1 (the interesting case).
@@ -386,6 +451,76 @@ const quizzes = {
     return {
       params: { key }, answer, tolerance: TWO_DECIMALS, percentOk: true,
       steps: [['scores', { s1, s2, s3, s4 }], ['answer', { answer }]],
+    };
+  },
+
+  // ---- chapters 10–12 (issue 15)
+
+  async 'kv-cache-bytes'(rng, engine) {
+    const layers = rng.pick([24, 32, 40, 80]);
+    const hkv = rng.pick([4, 8, 16]);
+    const d = rng.pick([64, 128]);
+    const n = rng.pick([2048, 4096, 8192, 16384]);
+    const bpe = rng.pick([2, 4]);
+    const batch = rng.pick([1, 2, 4, 8]);
+    const perLayer32 = await engine.kvBytesRead({ headsQ: hkv, headsKv: hkv, S: n, dk: d, dv: d });
+    const bytes = (perLayer32 / ENGINE_BYTES) * bpe * layers * batch;
+    const answer = bytes / GIB;
+    const perToken = 2 * hkv * d * bpe * layers;
+    return {
+      params: { layers, hkv, d, n, bpe, batch }, answer, tolerance: ONE_PERCENT,
+      steps: [['token', { kv: 2, hkv, d, bpe, layers, perToken }], ['bytes', { perToken, n, batch, bytes }], ['answer', { bytes, answer }]],
+    };
+  },
+
+  async 'gqa-saved'(rng, engine) {
+    const [hq, hkv] = rng.pick(GQA_PAIRS);
+    const d = 128;
+    const n = 4096;
+    const [mha, gqa] = await Promise.all([
+      engine.kvBytesRead({ headsQ: hq, headsKv: hq, S: n, dk: d, dv: d }),
+      engine.kvBytesRead({ headsQ: hq, headsKv: hkv, S: n, dk: d, dv: d }),
+    ]);
+    const answer = 1 - gqa / mha;
+    return {
+      params: { hq, hkv }, answer, tolerance: TWO_DECIMALS, percentOk: true, digits: { kept: 4, answer: 4 },
+      steps: [['kept', { hq, hkv, kept: hkv / hq }], ['answer', { kept: hkv / hq, answer }]],
+    };
+  },
+
+  async 'window-reach'(rng, engine) {
+    const w = rng.int(3, 6);
+    const k = rng.int(2, 4);
+    const reach = k * (w - 1);
+    const pos = reach + rng.int(1, 8);
+    // k causal window layers with uniform weights (zero queries and keys) on V = identity:
+    // column j of row pos is non-zero exactly when token j's information reaches token pos.
+    const n = pos;
+    const zero = zeros(n, 1);
+    let v = mat(n, n, Array.from({ length: n * n }, (_, i) => (i % (n + 1) === 0 ? 1 : 0)));
+    for (let layer = 0; layer < k; layer++) v = (await engine.attention({ q: zero, k: zero, v, causal: true, window: w })).out;
+    const last = Array.from(v.data.subarray((pos - 1) * n, pos * n));
+    const answer = last.findIndex((x) => x > 0) + 1;
+    return {
+      params: { w, k, pos }, answer, tolerance: EXACT,
+      steps: [['layer', { w, back: w - 1 }], ['stack', { k, back: w - 1, reach }], ['answer', { pos, reach, answer }]],
+    };
+  },
+
+  async 'decode-intensity'(rng, engine) {
+    const [hq, hkv] = rng.pick([...GQA_PAIRS, [32, 32], [16, 16]]);
+    const d = rng.pick([64, 128]);
+    const n = rng.pick([1024, 4096, 16384]);
+    const bpe = rng.pick([2, 4]);
+    // One decode step: one new query row per query head, the last of n tokens, sees all n keys.
+    const pairs = await engine.visiblePairs({ L: 1, S: n, causal: true, rowOffset: n - 1 });
+    const flops = pairs * hq * 2 * (d + d);
+    const read32 = await engine.kvBytesRead({ headsQ: hq, headsKv: hkv, S: n, dk: d, dv: d });
+    const bytes = (read32 / ENGINE_BYTES) * bpe;
+    const answer = flops / bytes;
+    return {
+      params: { hq, hkv, d, n, bpe }, answer, tolerance: TWO_DECIMALS,
+      steps: [['flops', { n, hq, perPair: 2 * (d + d), flops }], ['bytes', { n, hkv, d, bpe, bytes }], ['answer', { flops, bytes, answer }]],
     };
   },
 };

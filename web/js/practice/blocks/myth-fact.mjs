@@ -1,4 +1,4 @@
-// Block 2, "myth vs fact": ten common misconceptions about attention. Each
+// Block 2, "myth vs fact": common misconceptions about attention. Each
 // myth opens (button with aria-expanded) to the fact and a live demonstration
 // computed by the engine the first time it is opened: a table of numbers or
 // small heatmaps. Demos that use random inputs can be re-run with a new seed.
@@ -13,6 +13,9 @@
 //   m08 bigger d_k "sharper = better"    entropy share vs d_k, scaled/unscaled
 //   m09 "divide by d_k is safer"         three scales on the same Q, K
 //   m10 "zero the future after softmax"  row sums of both ways
+//   m11 "the KV cache makes it linear"   visiblePairs: last decode step vs all steps
+//   m12 "more heads, more parameters"    (no demo: claim and fact)
+//   m13 "a window never sees older"      k causal window layers stacked: reach and share
 //
 // data-testid hooks: myth-item (data-id="m01".., data-open), myth-toggle, myth-fact,
 // myth-demo (data-state="loading|ready|error"), myth-demo-table, myth-rerun,
@@ -24,7 +27,7 @@ import { projectQKV } from '../../worked-example.mjs';
 import { h } from '../../dom.mjs';
 import { textKeys } from '../../i18n.mjs';
 import { itemIds } from '../items.mjs';
-import { change, vecNode, tx, p, table, num, safely, zeros, nextId, button, introAndList, lessonLink } from './ui.mjs';
+import { change, vecNode, tx, p, table, num, safely, zeros, mat, nextId, button, introAndList, lessonLink } from './ui.mjs';
 
 const SEEDS = [1, 2, 3, 4, 5];
 const sum = (a) => a.reduce((s, x) => s + x, 0);
@@ -213,6 +216,44 @@ const DEMOS = {
     const after = full.weights.data[n] + full.weights.data[n + 1];
     const before = sum(Array.from(causal.weights.data.slice(n, 2 * n)));
     box.append(p(ctx, 'myth.m10.demo', { n, after: num(ctx, after, 3), before: num(ctx, before, 3) }));
+  },
+
+  // Generating T tokens with the cache: the last step sees T keys, all steps together
+  // 1 + 2 + … + T pairs (the causal pairs of T tokens), per head and layer.
+  async m11(ctx, box) {
+    const ts = [1024, 2048, 4096, 8192];
+    const counts = await Promise.all(ts.map(async (T) => [
+      await ctx.engine.visiblePairs({ L: 1, S: T, causal: true, rowOffset: T - 1 }),
+      await ctx.engine.visiblePairs({ L: T, S: T, causal: true }),
+    ]));
+    box.append(p(ctx, 'myth.m11.demo'));
+    box.append(table(ctx, {
+      testid: 'myth-demo-table',
+      headKeys: ['myth.ui.col.tokens', 'myth.ui.col.stepPairs', 'myth.ui.col.totalPairs', 'myth.ui.col.ratio'],
+      rows: ts.map((T, i) => [num(ctx, T), ctx.fmt(counts[i][0]), ctx.fmt(counts[i][1]),
+        i === 0 ? '—' : ctx.t('myth.ui.times', { x: num(ctx, counts[i][1] / counts[i - 1][1], 2) })]),
+    }));
+  },
+
+  // Equal scores (zero queries and keys) and V marking token 1 only: after each causal window
+  // layer, the farthest position whose output still holds some of token 1, and how much.
+  async m13(ctx, box) {
+    const w = 4, layers = 4;
+    const n = layers * (w - 1) + 2;
+    const zero = zeros(n, 1);
+    let v = mat(n, 1, Array.from({ length: n }, (_, i) => (i === 0 ? 1 : 0)));
+    const rows = [];
+    for (let k = 1; k <= layers; k++) {
+      v = (await ctx.engine.attention({ q: zero, k: zero, v, causal: true, window: w })).out;
+      const far = v.data.findLastIndex((x) => x > 0);
+      rows.push([num(ctx, k), num(ctx, far + 1), num(ctx, v.data[far], 4)]);
+    }
+    box.append(p(ctx, 'myth.m13.demo', { w, n, back: w - 1 }));
+    box.append(table(ctx, {
+      testid: 'myth-demo-table',
+      headKeys: ['myth.ui.col.layers', 'myth.ui.col.reach', 'myth.ui.col.firstShare'],
+      rows,
+    }));
   },
 };
 
