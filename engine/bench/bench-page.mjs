@@ -226,6 +226,73 @@ function ortRunner({ n, d, causal, threads }) {
   };
 }
 
+// ------------------------------------------------------------------ issue 15: window, decode, heads
+// Sliding window (and the full causal run it is compared with) on a fresh pool per
+// call, so r.heapBytes is this n's peak wasm heap per worker: pool.attentionSeeded
+// (Q, K, V drawn inside each worker; nothing large crosses a thread), causal,
+// chunked, rows checked against the engine's double reference with the same
+// options. ms: the attention only (performance.now(), wall), not the drawing.
+async function windowRun({ n, d, window = 0, size = 2, seed = 42 }) {
+  const { createEnginePool, checkRowsFor } = await import('/js/engine-pool.mjs');
+  const pool = createEnginePool({ size });
+  try {
+    await pool.ready;
+    const r = await pool.attentionSeeded({ n, d, seed, causal: true, window: window || undefined, variant: 'chunked' },
+      { checkRows: checkRowsFor(n) });
+    mainEngine = mainEngine || await loadEngine();
+    const pairs = mainEngine.visiblePairs({ L: n, S: n, causal: true, window });
+    const maxDiff = Math.max(...r.checks.map((c) => c.maxAbsDiff));
+    return { n, d, window, ms: r.ms, genMs: r.genMs, tasks: r.tasks, workers: r.workers, heapBytes: r.heapBytes,
+      scratchBytes: r.scratchBytes, flops: r.flops, pairs, checked: r.checks.map((c) => c.row), maxAbsDiff: maxDiff, ok: maxDiff <= TOLERANCE };
+  } finally { pool.terminate(); }
+}
+
+// Decode steps and the memory.copy ceiling in one module Worker (bench-worker.mjs).
+async function decodeBench({ S, d, headsQ, headsKv, minMs, minRuns }) {
+  const w = engineWorker();
+  try {
+    const setup = await workerCall(w, { cmd: 'decodeSetup', S, d, headsQ, headsKv });
+    const rounds = await workerCall(w, { cmd: 'decodeRounds', minMs, minRuns });
+    return { S, d, headsQ, ...setup, ...rounds, setupHeapBytes: setup.heapBytes };
+  } finally { w.terminate(); }
+}
+
+// pool.multiheadAttention, grouped-query against multi-head with the same H_q, timed in
+// interleaved rounds on one pool; each output first checked against one
+// engine.multiheadAttention 'reference' call in the page. kvBytesSent: the K/V bytes the
+// pool posted to its workers for one call (counted by the pool).
+async function headsBench({ L, S, d, headsQ, headsKv, causal = true, variant = 'chunked', size = 2, minTime, minRuns }) {
+  const { createEnginePool } = await import('/js/engine-pool.mjs');
+  mainEngine = mainEngine || await loadEngine();
+  const pool = createEnginePool({ size });
+  try {
+    await pool.ready;
+    const q = mainEngine.randomNormal({ seed: 42, rows: headsQ * L, cols: d });
+    const cases = [];
+    for (const hkv of headsKv) {
+      const args = { q, k: mainEngine.randomNormal({ seed: 43, rows: hkv * S, cols: d }), v: mainEngine.randomNormal({ seed: 44, rows: hkv * S, cols: d }),
+        headsQ, headsKv: hkv, causal, variant };
+      const ref = mainEngine.multiheadAttention({ ...args, variant: 'reference' }).out.data;
+      const first = await pool.multiheadAttention(args);
+      const diff = maxAbsDiff(first.out.data, ref);
+      cases.push({ headsKv: hkv, args, maxAbsDiff: diff, ok: diff <= TOLERANCE, kvBytesSent: first.kvBytesSent, kernelCalls: first.kernelCalls,
+        tasks: first.tasks, workers: first.workers, ms: Infinity, runs: 0, total: 0 });
+    }
+    const live = cases.filter((c) => c.ok);
+    for (let round = 0; live.some((c) => c.runs < minRuns || c.total < minTime * 1e3); round++) {
+      for (let i = 0; i < live.length; i++) {
+        const c = live[(i + round) % live.length];
+        const t0 = performance.now();
+        await pool.multiheadAttention(c.args);
+        const ms = performance.now() - t0;
+        c.ms = Math.min(c.ms, ms); c.total += ms; c.runs++;
+      }
+    }
+    return cases.map(({ args, ...c }) => ({ ...c, L, S, d, headsQ, causal, variant, ms: c.ok ? c.ms : null,
+      flops: 2 * 2 * d * headsQ * mainEngine.visiblePairs({ L, S, causal }) }));
+  } finally { pool.terminate(); }
+}
+
 // ------------------------------------------------------------------ API for the driver
 const runners = new Map();   // id -> runner
 const RUNNERS = { ours: oursRunner, pool: poolRunner, tfjs: tfjsRunner, ort: ortRunner };
@@ -276,6 +343,9 @@ window.bench = {
   }),
   ceiling,
   reference,
+  windowRun,
+  decodeBench,
+  headsBench,
   prepare,
   rounds,
   dispose,

@@ -18,6 +18,10 @@
 // computes the full matrix on causal gets half the effective rate).
 // Usage: node engine/bench/bench.mjs [--sizes 512,2048,4096] [--d 64] [--min-time 0.3] [--min-runs 5]
 //          [--native FILE] [--page FILE] [--long FILE] [--json FILE] [--site DIR] [--ceiling FILE] [--pool-size 2]
+//          [--issue15 | --only-issue15] [--window-sizes 32768,65536,131072] [--window 4096] [--decode-rows 32768]
+// --issue15 adds the rows of issue 15 (issue15.mjs: sliding window against full causal on the
+// pool, decode steps next to a memory.copy ceiling, GQA against MHA); --only-issue15 runs
+// only those (no peers, no per-n table, no targets 1-7).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -26,6 +30,7 @@ import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
 import { startBenchServer } from './server.mjs';
 import { wasmCeiling } from './ceiling.mjs';
+import { runIssue15, reportIssue15 } from './issue15.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '..', '..');
@@ -44,6 +49,11 @@ const { values: args } = parseArgs({
     ceiling: { type: 'string', default: path.join(ROOT, 'build', 'bench-wasm', 'attn_wasm_ceiling.wasm') },
     'pool-size': { type: 'string', default: '2' },
     'site-note': { type: 'string' },
+    issue15: { type: 'boolean', default: false },
+    'only-issue15': { type: 'boolean', default: false },
+    'window-sizes': { type: 'string', default: '32768,65536,131072' },
+    window: { type: 'string', default: '4096' },
+    'decode-rows': { type: 'string', default: '32768' },
   },
 });
 const sizes = args.sizes.split(',').map(Number).sort((a, b) => a - b);
@@ -51,6 +61,13 @@ const d = Number(args.d);
 const minTime = Number(args['min-time']);
 const minRuns = Number(args['min-runs']);
 const poolSize = Number(args['pool-size']);
+const main = !args['only-issue15'];   // the peers, the per-n table and targets 1-7
+const issue15 = args.issue15 || args['only-issue15'];
+const issue15Opts = {
+  windowSizes: args['window-sizes'].split(',').map(Number).sort((a, b) => a - b), window: Number(args.window),
+  d, poolSize, decodeRows: Number(args['decode-rows']), minTime, minRuns,
+};
+let issue15Result = null;
 const readJson = (f) => (f && fs.existsSync(f) ? JSON.parse(fs.readFileSync(f, 'utf8')) : null);
 const progress = (s) => process.stderr.write(`bench: ${s}\n`);
 
@@ -128,11 +145,13 @@ try {
   const tryInfo = async (what, fn, arg) => {
     try { return await call(page, fn, arg); } catch (e) { pageErrors.push(`${what} failed to start: ${String(e.message).split('\n')[0]}`); return null; }
   };
-  tfjsInfo = await tryInfo('tfjs', 'tfjsInfo');
-  ort1Info = await tryInfo('ort 1 thread', 'ortInfo', 1);
-  ort2Info = await tryInfo('ort 2 threads', 'ortInfo', 2);
+  if (main) {
+    tfjsInfo = await tryInfo('tfjs', 'tfjsInfo');
+    ort1Info = await tryInfo('ort 1 thread', 'ortInfo', 1);
+    ort2Info = await tryInfo('ort 2 threads', 'ortInfo', 2);
+  }
   const available = (s) => (s.kind === 'tfjs' ? !!tfjsInfo : s.kind === 'ort' ? !!(s.threads === 1 ? ort1Info : ort2Info) : true);
-  for (const n of sizes) {
+  for (const n of main ? sizes : []) {
     for (const causal of [false, true]) {
       const ref = await call(page, 'reference', { n, d, causal });
       addRow({ n, kernel: causal ? 'reference causal' : 'reference', causal, engine: 'wasm 1t', where: 'wasm', threads: 1, ...ref,
@@ -173,6 +192,7 @@ try {
       }
     }
   }
+  if (issue15) issue15Result = await runIssue15({ call, page, progress, opts: issue15Opts });
   await page.close();
 } finally {
   await context.close().catch(() => {});
@@ -210,7 +230,7 @@ say(`machine: ${os.cpus().length} cores, ${os.cpus()[0]?.model ?? '?'}; load ave
 if (native) say(`native FMA ceiling: ${num(nativeCeil)} GFLOP/s per core (xsimd ${native.ceiling.arch}, ${native.ceiling.lanes} float lanes, ${native.ceiling.chains} independent fma chains); engine simd: ${native.simd}`);
 say(`WASM SIMD128 ceiling, one core: Chromium ${num(wasmCeil)} GFLOP/s (${ceiling.shape}, ${ceiling.chains} chains)` +
   (nodeCeiling ? `; Node ${process.versions.node}: ${num(nodeCeiling.gflops)} GFLOP/s (${nodeCeiling.shape}, ${nodeCeiling.chains} chains)` : ''));
-say(`peers: tfjs-core/tfjs-backend-wasm ${tfjsInfo?.version} (threads ${tfjsInfo?.threads}, simd ${tfjsInfo?.simd}, threaded build ${tfjsInfo?.multithreadBuild}); ` +
+if (main) say(`peers: tfjs-core/tfjs-backend-wasm ${tfjsInfo?.version} (threads ${tfjsInfo?.threads}, simd ${tfjsInfo?.simd}, threaded build ${tfjsInfo?.multithreadBuild}); ` +
   `onnxruntime-web ${ort1Info?.version} (numThreads ${ort1Info?.numThreads} and ${ort2Info?.numThreads}, each in its own module Worker; graph Gemm(transB, alpha) → [Add mask] → Softmax → MatMul); crossOriginIsolated ${browser.crossOriginIsolated}`);
 say(`our WebAssembly build in Chromium: ${browser.engineWasm === 'relaxed' ? 'attn-relaxed.wasm (relaxed SIMD: f32x4.relaxed_madd in the matrix kernels)' : 'attn.wasm (SIMD128: f32x4.mul + f32x4.add)'}; % of ceiling below is of the mul+add ceiling`);
 say(`d=${d}, fp32, single head; FLOPs 4·n²·d, half for causal, for every engine; time includes copies in and out; best of >= ${minRuns} runs and >= ${minTime} s;`);
@@ -229,7 +249,7 @@ say('-'.repeat(head.length));
 const ORDER = ['native 1t', 'native 2t', 'wasm 1t', `wasm ${poolSize}w`, 'tfjs 1t', 'tfjs 1t tB', 'ort 1t', 'ort 2t'];
 const KERNELS = ['reference', 'materialized', 'chunked', 'reference causal', 'causal', 'causal chunked'];
 const memTag = (r) => (r.where === 'native' ? 'N' : r.peer ? 'M' : r.engine === 'wasm 1t' ? 'H' : 'P');
-for (const n of sizes) {
+for (const n of main ? sizes : []) {
   for (const kernel of KERNELS) {
     const group = rows.filter((r) => r.n === n && r.kernel === kernel).sort((a, b) => ORDER.indexOf(a.engine) - ORDER.indexOf(b.engine));
     for (const r of group) {
@@ -257,7 +277,7 @@ const longRun = readJson(args.long);
 const siteNote = args['site-note'] ? ` on ${args['site-note']}` : '';
 const kB = (b) => (b == null ? '-' : `${(b / 1000).toFixed(0)} kB`);
 const msOf = (x) => (x == null ? '-' : `${x.toFixed(1)} ms`);
-if (pageMetrics?.summary) {
+if (!main) { /* --only-issue15: no page metrics, no long context */ } else if (pageMetrics?.summary) {
   say(`page metrics (build-scripts/page-metrics.mjs${siteNote}; median of ${pageMetrics.runs} fresh-profile visit(s); full JSON in bench.json):`);
   for (const [id, p] of Object.entries(pageMetrics.summary)) {
     say(`  ${id.padEnd(12)} first contentful paint ${msOf(p.fcpMs)}, ready ${msOf(p.readyMs)}, transfer ${kB(p.wireBytes)} (wasm ${kB(p.byType?.wasm)}, js ${kB(p.byType?.js)}, fonts ${kB(p.byType?.font)}), ${p.requests} requests`);
@@ -266,7 +286,7 @@ if (pageMetrics?.summary) {
     }
   }
 } else say('page metrics: not run (build-scripts/page-metrics.mjs missing, failed or --no-page-metrics)');
-if (longRun) {
+if (!main) { /* see above */ } else if (longRun) {
   const L = longRun;
   say(`long context (build-scripts/long-context.mjs${siteNote}): n=${L.n} d=${L.d} causal=${L.causal} workers=${L.workers}: ` +
     `${L.ms != null ? (L.ms / 1000).toFixed(1) + ' s' : '-'}, ${L.gflops != null ? L.gflops.toFixed(1) : '-'} GFLOP/s, ` +
@@ -296,6 +316,7 @@ const ratioCheck = (n, ours, peer, min, label) => {
 // the chunked kernel; the materialized kernel (which also writes the n×n
 // weights the lesson shows) is listed beside it for information.
 const info = (check) => ({ ...check, label: `info: ${check.label}`, pass: check.pass === null ? null : true });
+if (main) {
 target(1, 'our wasm, 1 thread, non-causal (chunked) >= 1.3× tfjs-wasm 1 thread, every n',
   sizes.flatMap((n) => [ratioCheck(n, { kernel: 'chunked', engine: 'wasm 1t' }, { kernel: 'materialized', engine: 'tfjs 1t' }, 1.3, 'chunked / tfjs'),
     info(ratioCheck(n, { kernel: 'materialized', engine: 'wasm 1t' }, { kernel: 'materialized', engine: 'tfjs 1t' }, 1.3, 'materialized / tfjs'))]));
@@ -351,6 +372,8 @@ if (pageMetrics?.summary) {
   }
   target(7, 'the page: first render < 1 s, transfer < 1.5 MB, slider redraw < 16 ms (from page-metrics.mjs)', checks);
 } else target(7, 'the page (page-metrics.mjs)', [{ label: 'page metrics', value: 'not run', pass: null }]);
+}
+if (issue15Result) { say(); reportIssue15(issue15Result, { say, target, window: issue15Opts.window }); }
 if (pageErrors.length) { say(); say(`browser errors during the run (${pageErrors.length}):`); for (const e of pageErrors.slice(0, 10)) say(`  ${e}`); }
 
 console.log(out.join('\n'));
@@ -360,6 +383,6 @@ fs.writeFileSync(args.json, JSON.stringify({
   browser, d, sizes, minTime, minRuns, poolSize,
   ceilings: { native: native?.ceiling ?? null, wasmChromium: ceiling, wasmNode: nodeCeiling },
   peers: { tfjs: tfjsInfo, ort1: ort1Info, ort2: ort2Info },
-  rows, targets, pageMetrics, longContext: longRun, pageErrors, table: out.join('\n'),
+  rows, targets, pageMetrics, longContext: longRun, issue15: issue15Result, pageErrors, table: out.join('\n'),
 }, null, 1));
 progress(`wrote ${path.relative(process.cwd(), args.json)}`);

@@ -2,8 +2,9 @@
 // plain Web Workers (no SharedArrayBuffer), compared with one engine call in the
 // page (/js/engine.mjs) on shapes at the edges: n not a multiple of taskRows, n
 // smaller than the pool, causal, L≠S with the causal alignment given by rowOffset,
-// masked rows, the materialized variant; engine errors keep their code; cancel
-// mid-run, then the same pool runs again (fresh workers). No timed assertions.
+// masked rows, the materialized variant, multi-head calls split by key/value
+// groups; engine errors keep their code; cancel mid-run, then the same pool runs
+// again (fresh workers). No timed assertions.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, newPage, url, assertNoIssues } from './helpers.mjs';
@@ -128,6 +129,38 @@ test('a sliding window and a query period reach the workers (and change the resu
   const heads = await compare({ L: 4 * 60, S: 90, dk: 8, dv: 8, causal: true, variant: 'chunked', taskRows: 32,
     rowOffset: 30, queryPeriod: 60, window: 20 });
   assert.ok(heads.optionDiff > 1e-3 && heads.maxDiff <= 1e-6, `period: ${heads.optionDiff}, ${heads.maxDiff}`);
+});
+
+// pool.multiheadAttention in Chromium, split by key/value groups, against one
+// engine.multiheadAttention call in the page (GQA, MHA, MQA; window and causal;
+// 3 groups on 2 workers).
+test('multi-head: split by key/value groups, equals one engine call (GQA, MHA, MQA, window, causal)', T, async () => {
+  const results = await page.evaluate(async () => {
+    const { createEnginePool, engine, pools } = window.__t;
+    const pool = pools[2] || (pools[2] = createEnginePool({ size: 2 }));
+    await pool.ready;
+    const out = [];
+    for (const [headsQ, headsKv] of [[8, 2], [4, 4], [4, 1], [6, 3]]) {
+      for (const opts of [{ causal: true, variant: 'chunked', window: 17 }, { variant: 'materialized', window: 5 }, { causal: true }]) {
+        const L = 70, S = 70, dk = 16, dv = 8;
+        const args = { q: engine.randomNormal({ seed: 21, rows: headsQ * L, cols: dk }), k: engine.randomNormal({ seed: 22, rows: headsKv * S, cols: dk }),
+          v: engine.randomNormal({ seed: 23, rows: headsKv * S, cols: dv }), headsQ, headsKv, ...opts };
+        const one = engine.multiheadAttention(args);
+        const r = await pool.multiheadAttention(args);
+        let maxDiff = 0;
+        for (let i = 0; i < one.out.data.length; i++) maxDiff = Math.max(maxDiff, Math.abs(one.out.data[i] - r.out.data[i]));
+        out.push({ what: `${headsQ}/${headsKv} ${JSON.stringify(opts)}`, maxDiff, length: r.out.data.length, oneLength: one.out.data.length,
+          tasks: r.tasks, workers: r.workers, kvBytesSent: r.kvBytesSent, expectKv: headsKv * S * (dk + dv) * 4, headsKv });
+      }
+    }
+    return out;
+  });
+  for (const r of results) {
+    assert.equal(r.length, r.oneLength, r.what);
+    assert.ok(r.maxDiff <= 1e-6, `${r.what}: max diff ${r.maxDiff}`);
+    assert.equal(r.tasks, Math.min(r.headsKv, 2), r.what);
+    assert.equal(r.kvBytesSent, r.expectKv, `${r.what}: each key/value head sent once`);
+  }
 });
 
 test('masked rows come back as global row indices', T, async () => {

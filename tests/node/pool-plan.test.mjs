@@ -1,15 +1,21 @@
 // How the engine pool splits a call (web/js/pool-plan.mjs): the cost of a row range,
 // the rows per task, the tasks and their order, the split of a whole call (planCall)
-// and the rows checked against the reference. Pure functions, no engine, no Worker.
+// and the rows checked against the reference. Pure functions, no Worker; the
+// window's costs are also compared with the engine's own count (engine.visiblePairs).
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  visiblePairs, attentionFlops, defaultTaskRows, planTasks, planCall, checkRowsFor, SHORT_CALL_PAIRS,
+  visiblePairs, attentionFlops, defaultTaskRows, planTasks, planCall, planHeads, checkRowsFor, SHORT_CALL_PAIRS,
 } from '../../web/js/pool-plan.mjs';
+import { loadEngine } from './engine-fixtures.mjs';
 
-const brutePairs = (r0, r1, { keys, causal, rowOffset = 0 }) => {
+// The visibility rule of engine/README.md, pair by pair: pos = i + rowOffset; causal keeps
+// j <= pos; a window w keeps pos - w < j (causal) or |pos - j| < w (without causal).
+const sees = (pos, j, { causal, window = 0 }) =>
+  (!causal || j <= pos) && (!window || (causal ? j > pos - window : Math.abs(pos - j) < window));
+const brutePairs = (r0, r1, { keys, causal, rowOffset = 0, window = 0 }) => {
   let s = 0;
-  for (let i = r0; i < r1; i++) for (let j = 0; j < keys; j++) if (!causal || j <= i + rowOffset) s++;
+  for (let i = r0; i < r1; i++) for (let j = 0; j < keys; j++) if (sees(i + rowOffset, j, { causal, window })) s++;
   return s;
 };
 
@@ -26,10 +32,56 @@ test('visiblePairs equals counting pair by pair (causal, offsets, L≠S)', () =>
   }
 });
 
+test('visiblePairs with a window equals counting pair by pair (causal or band, offsets, L≠S, w = 1, w >= n)', () => {
+  for (const keys of [1, 5, 17, 40]) {
+    for (const rowOffset of [0, 3, 20, 50]) {
+      for (const window of [1, 2, 4, 7, 16, 64]) {
+        for (const [r0, r1] of [[0, 0], [0, 1], [0, 9], [4, 13], [10, 30], [16, 17], [0, 60]]) {
+          for (const causal of [false, true]) {
+            const o = { keys, causal, rowOffset, window };
+            assert.equal(visiblePairs(r0, r1, o), brutePairs(r0, r1, o), JSON.stringify({ r0, r1, ...o }));
+          }
+        }
+      }
+    }
+  }
+});
+
+test('task costs with a window equal engine.visiblePairs for the same rows', async () => {
+  const engine = await loadEngine();
+  for (const { rows, keys, window, causal, rowOffset = 0, taskRows } of [
+    { rows: 131072, keys: 131072, window: 4096, causal: true, taskRows: 4096 },
+    { rows: 1000, keys: 1000, window: 100, causal: true, taskRows: 96, rowOffset: 7 },
+    { rows: 300, keys: 500, window: 33, causal: false, taskRows: 64, rowOffset: 150 },
+    { rows: 64, keys: 64, window: 1, causal: true, taskRows: 10 },
+  ]) {
+    for (const t of planTasks({ rows, keys, taskRows, causal, rowOffset, window })) {
+      const e = engine.visiblePairs({ L: t.r1 - t.r0, S: keys, causal, window, rowOffset: t.rowOffset });
+      assert.equal(t.cost, e, `rows [${t.r0}, ${t.r1}) window ${window} causal ${causal}`);
+    }
+  }
+  // the whole windowed causal run of the bench: 4096·4097/2 + 126976·4096 (engine/README.md)
+  assert.equal(planTasks({ rows: 131072, keys: 131072, taskRows: 4096, causal: true, window: 4096 })
+    .reduce((s, t) => s + t.cost, 0), 4096 * 4097 / 2 + 126976 * 4096);
+});
+
+test('planTasks: with a causal window every task past the first window costs rows·w, and the total stays under n·w', () => {
+  const tasks = planTasks({ rows: 16384, keys: 16384, taskRows: 1024, causal: true, window: 2048 });
+  const full = tasks.filter((t) => t.r0 >= 2048);
+  assert.ok(full.every((t) => t.cost === 1024 * 2048), 'rows past the first window each see exactly w keys');
+  assert.ok(tasks.reduce((s, t) => s + t.cost, 0) < 16384 * 2048);
+});
+
 test('attentionFlops: 4·L·S·d, and 2·n²·d when causal', () => {
   assert.equal(attentionFlops({ L: 8, S: 16, dk: 64 }), 4 * 8 * 16 * 64);
   assert.equal(attentionFlops({ L: 131072, S: 131072, dk: 64, causal: true }), 2 * 131072 ** 2 * 64);
   assert.equal(attentionFlops({ L: 2, S: 3, dk: 4, dv: 6 }), 2 * 2 * 3 * 10);
+});
+
+test('attentionFlops with a window: 2·(d_k + d_v) per visible pair, not the full or half square', () => {
+  const pairs = 4096 * 4097 / 2 + 126976 * 4096;
+  assert.equal(attentionFlops({ L: 131072, S: 131072, dk: 64, causal: true, window: 4096 }), 2 * 128 * pairs);
+  assert.equal(attentionFlops({ L: 10, S: 10, dk: 2, window: 3 }), 2 * 4 * brutePairs(0, 10, { keys: 10, causal: false, window: 3 }));
 });
 
 test('planTasks covers every row once, rowOffset = base + r0, last task shorter', () => {
@@ -138,5 +190,30 @@ test('planCall refuses a taskRows that is not a whole number >= 1, naming its ca
   for (const taskRows of [0, -3, 1.5, '8', null]) {
     assert.throws(() => planCall({ rows: 10, keys: 10, workers: 2, taskRows, fn: 'pool.attention' }),
       (e) => e.code === 'BadArgument' && e.message.startsWith('pool.attention: taskRows'), String(taskRows));
+  }
+});
+
+test('planHeads: whole key/value groups per task, each group in one task, rows head-major, costs per query head', () => {
+  for (const [headsQ, headsKv, workers] of [[8, 2, 2], [8, 8, 2], [8, 1, 2], [6, 3, 2], [12, 3, 4], [10, 5, 2], [4, 4, 3]]) {
+    const L = 7, S = 9, G = headsQ / headsKv;
+    const p = planHeads({ headsQ, headsKv, rows: L, keys: S, workers, causal: true, window: 3 });
+    const seen = new Uint8Array(headsKv);
+    for (const t of p.tasks) {
+      assert.ok(t.g1 > t.g0);
+      for (let g = t.g0; g < t.g1; g++) seen[g]++;
+      assert.deepEqual([t.r0, t.r1], [t.g0 * G * L, t.g1 * G * L]);
+      assert.equal(t.cost, (t.g1 - t.g0) * G * visiblePairs(0, L, { keys: S, causal: true, window: 3 }));
+    }
+    assert.ok(seen.every((x) => x === 1), `${headsQ}/${headsKv}: every group in exactly one task`);
+    assert.equal(p.tasks.length, Math.min(headsKv, workers));
+    assert.equal(p.workers, Math.min(headsKv, workers));
+    const sizes = p.tasks.map((t) => t.g1 - t.g0);
+    assert.ok(Math.max(...sizes) - Math.min(...sizes) <= 1, `${headsQ}/${headsKv} on ${workers}: groups dealt evenly ${sizes}`);
+  }
+  assert.deepEqual(planHeads({ headsQ: 8, headsKv: 8, rows: 1, keys: 1, workers: 2, groupsPerTask: 3 }).tasks.map((t) => [t.g0, t.g1]),
+    [[0, 3], [3, 6], [6, 8]]);
+  for (const bad of [{ headsQ: 0 }, { headsKv: 1.5 }, { groupsPerTask: 0 }, { headsQ: 6, headsKv: 4 }]) {
+    assert.throws(() => planHeads({ headsQ: 8, headsKv: 2, rows: 4, keys: 4, workers: 2, fn: 'pool.multiheadAttention', ...bad }),
+      (e) => e.code === 'BadArgument' && e.message.startsWith('pool.multiheadAttention:'), JSON.stringify(bad));
   }
 });

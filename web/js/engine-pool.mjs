@@ -20,6 +20,14 @@
 //   //   large crosses a thread. → {n, d, causal, variant, workers, tasks, ms (attention only), genMs,
 //   //   scratchBytes, checksum (sum of all outputs, in row order), checks [{row, maxAbsDiff, out, ref}],
 //   //   maskedRows, heapBytes (largest wasm heap of a worker), flops, out?}
+//   const h = await pool.multiheadAttention({ q, k, v, headsQ, headsKv, mask, rowOffset, ...options },
+//                                           { onProgress, signal, groupsPerTask });
+//   //   q (H_q·L, d_k), k (H_kv·S, d_k), v (H_kv·S, d_v), head-major as engine.multiheadAttention, whose
+//   //   result it equals: {out (H_q·L, d_v), maskedRows (one array per query head), kernelCalls,
+//   //   scratchBytes (max over tasks)} plus ms, workers, tasks and kvBytesSent (K and V bytes posted
+//   //   to the workers: every key/value head once, H_kv·S·(d_k + d_v)·4). Split by key/value
+//   //   groups (pool-plan.mjs planHeads): a group's K and V and its query heads go to one worker
+//   //   only, with the options whole; a mask (one L×S for all heads) is copied to every task.
 //   pool.terminate();
 //
 // How: rows are cut into contiguous tasks (pool-plan.mjs says how many rows each)
@@ -36,7 +44,7 @@
 // .code ('TooLarge', 'ShapeMismatch', …). Calls run one after another.
 
 import { connectWorker, codedError, cancelledError } from './transport.mjs';
-import { planCall, attentionFlops, checkRowsFor } from './pool-plan.mjs';
+import { planCall, planHeads, attentionFlops, checkRowsFor } from './pool-plan.mjs';
 import { placeRows, sliceRows, globalMaskedRows, sumInRowOrder, progressCounter, runQueue, estimateRemainingMs } from './row-tasks.mjs';
 
 // What a page that runs the pool shows besides its results (section 8).
@@ -47,6 +55,7 @@ function defaultPoolSize() {
   return Math.max(1, Math.min(hc, 4));
 }
 
+const isCount = (x) => Number.isInteger(x) && x >= 1;
 const isMatrixLike = (m) => m && typeof m === 'object' && Number.isInteger(m.rows) && m.rows >= 1 &&
   Number.isInteger(m.cols) && m.cols >= 1 && m.data && m.data.length === m.rows * m.cols;
 
@@ -61,6 +70,10 @@ const transferableCopy = (m) => (m && m.data && ArrayBuffer.isView(m.data)
 const buffersOf = (...ms) => ms.map((m) => m && m.data && m.data.buffer).filter((b) => b instanceof ArrayBuffer);
 
 const now = () => (typeof performance !== 'undefined' ? performance.now() : Date.now());
+
+// The window as the plan counts it; anything that is not a whole number > 0 is
+// planned as no window and left to the engines to accept (0) or refuse.
+const windowOf = (options) => (Number.isInteger(options.window) && options.window > 0 ? options.window : 0);
 
 export function createEnginePool({ size, workerUrl = new URL('./engine-worker.mjs', import.meta.url) } = {}) {
   const count = Number.isInteger(size) && size >= 1 ? size : defaultPoolSize();
@@ -93,7 +106,7 @@ export function createEnginePool({ size, workerUrl = new URL('./engine-worker.mj
   }
 
   // Runs `tasks` on the first `workers` links after `prepare(link)` on `prepareOn` of them.
-  // message(task) → {arg, transfer} of its 'poolTask' request; onResult(task, result) per
+  // message(task) → {arg, transfer, method = 'poolTask'} of its request; onResult(task, result) per
   // finished task. Handles the abort signal.
   async function runJob({ tasks, workers, prepare, prepareOn, message, onResult, signal }) {
     if (signal && signal.aborted) throw cancelledError();
@@ -114,8 +127,8 @@ export function createEnginePool({ size, workerUrl = new URL('./engine-worker.mj
       // for a round trip through the main thread between tasks.
       try {
         await runQueue(tasks, workers * 2, async (task, lane) => {
-          const { arg, transfer } = message(task);
-          const res = await links[lane % workers].request('poolTask', [arg], { transfer });
+          const { arg, transfer, method = 'poolTask' } = message(task);
+          const res = await links[lane % workers].request(method, [arg], { transfer });
           if (!cancelled) onResult(task, res);
         }, { stop: () => cancelled });
       } catch (e) {
@@ -167,7 +180,7 @@ export function createEnginePool({ size, workerUrl = new URL('./engine-worker.mj
     }
     const L = q.rows, S = k.rows, dv = v.cols;
     const { tasks, workers } = planCall({
-      rows: L, keys: S, workers: count, causal: !!options.causal, masked: !!mask, rowOffset, taskRows,
+      rows: L, keys: S, workers: count, causal: !!options.causal, masked: !!mask, rowOffset, taskRows, window: windowOf(options),
       materialized: (options.variant ?? 'materialized') === 'materialized',   // the engine's default variant
       blockQ: options.blockQ, fn: 'pool.attention',
     });
@@ -212,7 +225,7 @@ export function createEnginePool({ size, workerUrl = new URL('./engine-worker.mj
       throw codedError('BadArgument', `pool.attentionSeeded: n and d must be whole numbers >= 1, got ${n}, ${d}`);
     }
     const plan = planCall({
-      rows: n, keys: n, workers: count, causal: !!options.causal, rowOffset, taskRows,
+      rows: n, keys: n, workers: count, causal: !!options.causal, rowOffset, taskRows, window: windowOf(options),
       materialized: options.variant === 'materialized', blockQ: options.blockQ, fn: 'pool.attentionSeeded',
     });
     const { tasks, workers } = plan;
@@ -247,10 +260,64 @@ export function createEnginePool({ size, workerUrl = new URL('./engine-worker.mj
       checksum: sumInRowOrder(acc.parts),
       checks: acc.checks.sort((a, b) => a.row - b.row),
       maskedRows: globalMaskedRows(acc.parts),
-      flops: attentionFlops({ L: n, S: n, dk: d, dv: d, causal: !!options.causal }),
+      window: windowOf(options),
+      flops: attentionFlops({ L: n, S: n, dk: d, dv: d, causal: !!options.causal, window: windowOf(options), rowOffset }),
     };
     if (out) result.out = { rows: n, cols: d, data: out };
     return result;
+  }
+
+  // Multi-head / grouped-query attention split by key/value groups (planHeads): each
+  // task ships its groups' K and V rows and the query rows of the heads that read
+  // them to one worker, which runs engine.multiheadAttention on them with the
+  // options whole; the outputs are head-major, so a task's rows go back in place.
+  async function runHeads(args, { onProgress, signal, groupsPerTask } = {}) {
+    const t0 = now();
+    if (!args || typeof args !== 'object') throw codedError('BadArgument', 'pool.multiheadAttention: expected an options object');
+    const { q, k, v, headsQ, headsKv = headsQ, mask, rowOffset = 0, ...options } = args;
+    if (options.returnWeights) throw codedError('BadArgument', 'pool.multiheadAttention: returnWeights is not available in the pool (it never assembles L×S)');
+    // Anything the group split cannot read goes whole to one engine, which answers with its own error.
+    if (!isMatrixLike(q) || !isMatrixLike(k) || !isMatrixLike(v) || !isCount(headsQ) || !isCount(headsKv) || headsQ % headsKv !== 0 ||
+      q.rows % headsQ !== 0 || k.rows % headsKv !== 0 || v.rows !== k.rows || !Number.isInteger(rowOffset) || rowOffset < 0) {
+      if (signal && signal.aborted) throw cancelledError();
+      await readyPromise;
+      const r = await links[0].request('multiheadAttention', [args]);
+      return { ...r, ms: now() - t0, workers: 1, tasks: 1, kvBytesSent: 0 };
+    }
+    const L = q.rows / headsQ, S = k.rows / headsKv, dv = v.cols, G = headsQ / headsKv;
+    const { tasks, workers } = planHeads({
+      headsQ, headsKv, rows: L, keys: S, workers: count, causal: !!options.causal, window: windowOf(options), rowOffset,
+      groupsPerTask, fn: 'pool.multiheadAttention',
+    });
+    const out = new Float32Array(headsQ * L * dv);
+    const maskedRows = new Array(headsQ);
+    let kernelCalls = 0, kvBytesSent = 0;
+    const acc = collector(tasks, onProgress);
+    await runJob({
+      tasks, workers, signal,
+      prepareOn: 0, prepare: () => null,
+      message: (task) => {
+        const kt = sliceRows(k, task.g0 * S, task.g1 * S), vt = sliceRows(v, task.g0 * S, task.g1 * S), qt = sliceRows(q, task.r0, task.r1);
+        const mt = transferableCopy(mask);
+        kvBytesSent += kt.data.byteLength + vt.data.byteLength;
+        const arg = { ...options, q: qt, k: kt, v: vt, headsQ: (task.g1 - task.g0) * G, headsKv: task.g1 - task.g0, rowOffset };
+        if (mask !== undefined) arg.mask = mt;
+        return { method: 'multiheadAttention', arg, transfer: buffersOf(qt, kt, vt, mt) };
+      },
+      onResult: (task, res) => {
+        placeRows(out, dv, task.r0, res.out.data);
+        res.maskedRows.forEach((rowsOfHead, i) => { maskedRows[task.g0 * G + i] = rowsOfHead; });
+        kernelCalls += res.kernelCalls || 0;
+        acc.add(task, { sum: 0, maskedRows: [], scratchBytes: res.scratchBytes });
+      },
+    });
+    return {
+      out: { rows: headsQ * L, cols: dv, data: out },
+      maskedRows, kernelCalls, kvBytesSent,
+      scratchBytes: acc.scratchBytes,
+      ms: now() - t0,
+      workers, tasks: tasks.length,
+    };
   }
 
   return {
@@ -258,6 +325,7 @@ export function createEnginePool({ size, workerUrl = new URL('./engine-worker.mj
     get size() { return count; },
     attention: (args, opts) => enqueue(() => runAttention(args, opts)),
     attentionSeeded: (args, opts) => enqueue(() => runSeeded(args, opts)),
+    multiheadAttention: (args, opts) => enqueue(() => runHeads(args, opts)),
     /** Stops every worker for good; a call in progress rejects with 'Cancelled'. */
     terminate() {
       terminated = true;

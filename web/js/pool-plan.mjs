@@ -11,8 +11,10 @@
 // one big call.
 //
 // Usage:
-//   const { tasks, workers, taskRows } = planCall({ rows: L, keys: S, workers: 2, causal, masked, materialized, blockQ });
+//   const { tasks, workers, taskRows } = planCall({ rows: L, keys: S, workers: 2, causal, window, masked, materialized, blockQ });
 //   //   tasks: [{ index, r0, r1, rowOffset, cost }] (causal: most expensive first)
+//   const { tasks, workers } = planHeads({ headsQ, headsKv, rows: L, keys: S, workers: 2, causal, window });
+//   //   tasks: [{ index, g0, g1, r0, r1, cost }]: key/value heads [g0, g1) with their query heads
 
 import { codedError } from './transport.mjs';
 
@@ -20,25 +22,42 @@ const isCount = (x) => Number.isInteger(x) && x >= 1;
 
 /**
  * Number of (query, key) pairs the engine computes for query rows [r0, r1)
- * when row i sees keys j <= i + rowOffset (causal) or all S keys.
+ * under its visibility rule (engine/README.md, engine/src/visibility.hpp):
+ * with pos = i + rowOffset, `causal` keeps keys j <= pos, a `window` w > 0 keeps
+ * pos - w < j with causal and |pos - j| < w without; S = keys. Exact and O(1):
+ * the keys row pos sees, min(hi, S - 1) - max(lo, 0) + 1 (at least 0), is linear
+ * in pos between a few kinks, so each piece is an arithmetic series.
+ * (queryPeriod is not counted here: the pool does not split such calls.)
  */
-export function visiblePairs(r0, r1, { keys, causal = false, rowOffset = 0 }) {
-  const rows = Math.max(0, r1 - r0);
-  if (!causal) return rows * keys;
-  // row i sees min(S, i + off + 1) keys (at least 1 since off >= 0): sum x for x in [a, b], capped at S
-  const a = r0 + rowOffset + 1, b = r1 - 1 + rowOffset + 1;
-  if (rows === 0) return 0;
-  if (b <= keys) return ((a + b) * (b - a + 1)) / 2;
-  if (a > keys) return rows * keys;
-  return ((a + keys) * (keys - a + 1)) / 2 + (b - keys) * keys;
+export function visiblePairs(r0, r1, { keys, causal = false, rowOffset = 0, window = 0 }) {
+  if (r1 <= r0) return 0;
+  const S = keys, w = window > 0 ? window : 0;
+  const seen = (pos) => {
+    const hi = Math.min(S - 1, causal ? pos : w ? pos + w - 1 : S - 1);
+    const lo = w ? Math.max(0, pos - w + 1) : 0;
+    return Math.max(0, hi - lo + 1);
+  };
+  const a = r0 + rowOffset, b = r1 - 1 + rowOffset;
+  // where hi reaches S - 1, where lo leaves 0, where lo passes the last key
+  const kinks = [causal ? S - 1 : w ? S - w : null, w ? w - 1 : null, w ? S + w - 1 : null]
+    .filter((k) => k !== null && k >= a && k < b).sort((x, y) => x - y);
+  let total = 0, from = a;
+  for (const k of [...new Set(kinks), b]) {
+    total += ((seen(from) + seen(k)) * (k - from + 1)) / 2;
+    from = k + 1;
+  }
+  return total;
 }
 
 /**
  * The flop count the benchmark uses for one call: 2 flops per multiply-add in
- * Q·Kᵀ (d_k) and in W·V (d_v) for every pair, and causal counts half of L×S
- * (so d_k = d_v = d gives 4·L·S·d, or 2·n²·d when causal).
+ * Q·Kᵀ (d_k) and in W·V (d_v) for every pair. Without a window, causal counts
+ * half of L×S (so d_k = d_v = d gives 4·L·S·d, or 2·n²·d when causal, the
+ * convention of every row of the bench); with a window w > 0 the exact visible
+ * pairs (visiblePairs), since half of L×S would overstate a banded run n/(2w)-fold.
  */
-export function attentionFlops({ L, S, dk, dv = dk, causal = false }) {
+export function attentionFlops({ L, S, dk, dv = dk, causal = false, window = 0, rowOffset = 0 }) {
+  if (window > 0) return 2 * (dk + dv) * visiblePairs(0, L, { keys: S, causal, window, rowOffset });
   return (causal ? 1 : 2) * L * S * (dk + dv);
 }
 
@@ -69,7 +88,7 @@ export function defaultTaskRows({ rows, keys = 0, workers = 1, blockQ = 64, perW
  * rows see the most keys), so the queue ends on small tasks; others go top down.
  * 'rows' keeps row order, 'cost' sorts by cost whatever the mask.
  */
-export function planTasks({ rows, keys, taskRows, causal = false, rowOffset = 0, order = 'auto' }) {
+export function planTasks({ rows, keys, taskRows, causal = false, rowOffset = 0, window = 0, order = 'auto' }) {
   if (!isCount(rows)) throw codedError('BadArgument', `planTasks: rows must be a whole number >= 1, got ${rows}`);
   if (!isCount(keys)) throw codedError('BadArgument', `planTasks: keys must be a whole number >= 1, got ${keys}`);
   if (!isCount(taskRows)) throw codedError('BadArgument', `planTasks: taskRows must be a whole number >= 1, got ${taskRows}`);
@@ -77,7 +96,7 @@ export function planTasks({ rows, keys, taskRows, causal = false, rowOffset = 0,
   const tasks = [];
   for (let r0 = 0, i = 0; r0 < rows; r0 += taskRows, i++) {
     const r1 = Math.min(rows, r0 + taskRows);
-    tasks.push({ index: i, r0, r1, rowOffset: rowOffset + r0, cost: visiblePairs(r0, r1, { keys, causal, rowOffset }) });
+    tasks.push({ index: i, r0, r1, rowOffset: rowOffset + r0, cost: visiblePairs(r0, r1, { keys, causal, rowOffset, window }) });
   }
   const byCost = order === 'cost' || (order === 'auto' && causal);
   if (byCost) tasks.sort((a, b) => b.cost - a.cost || a.index - b.index);
@@ -100,7 +119,7 @@ export const SHORT_CALL_PAIRS = 2 ** 26;
  * → { taskRows, tasks, workers (no more than there are tasks) }
  */
 export function planCall({ rows, keys, workers, causal = false, masked = false, materialized = false, blockQ,
-  rowOffset = 0, taskRows, fn = 'pool' }) {
+  rowOffset = 0, window = 0, taskRows, fn = 'pool' }) {
   const uniform = !causal && !masked;
   const short = rows * keys <= SHORT_CALL_PAIRS;
   const size = taskRows === undefined ? defaultTaskRows({
@@ -110,11 +129,44 @@ export function planCall({ rows, keys, workers, causal = false, masked = false, 
     maxRowBytes: materialized ? keys * 4 : 0,
   }) : taskRows;
   if (!isCount(size)) throw codedError('BadArgument', `${fn}: taskRows must be a whole number >= 1, got ${taskRows}`);
-  const tasks = planTasks({ rows, keys, taskRows: size, causal, rowOffset });
+  const tasks = planTasks({ rows, keys, taskRows: size, causal, rowOffset, window });
   return { taskRows: size, tasks, workers: Math.min(workers, tasks.length) };
 }
 
 /** A few rows worth checking against the reference: the first, the middle and the last. */
 export function checkRowsFor(rows) {
   return [...new Set([0, Math.floor(rows / 2), rows - 1])].filter((r) => r >= 0 && r < rows);
+}
+
+/**
+ * The split of one multi-head call (pool.multiheadAttention): H_q query heads of
+ * L rows each sharing H_kv key/value heads of S rows (head-major, query head h
+ * reads key/value head floor(h / (H_q / H_kv))). A task is a run of whole
+ * key/value groups [g0, g1) with every query head that reads them, so a group's
+ * K and V go to one worker only; its query and output rows are [r0, r1) =
+ * [g0·G·L, g1·G·L) with G = H_q / H_kv. Every group costs the same, so the groups
+ * are dealt out evenly, one task per worker (the last tasks hold one group fewer
+ * when H_kv is not a multiple of the workers), unless groupsPerTask is given.
+ * cost: visible pairs of all the task's query heads (progress and flops).
+ * → { tasks, workers (no more than there are tasks), groupsPerTask }
+ */
+export function planHeads({ headsQ, headsKv, rows, keys, workers, causal = false, window = 0, rowOffset = 0, groupsPerTask,
+  fn = 'pool' }) {
+  for (const [name, x] of [['headsQ', headsQ], ['headsKv', headsKv], ['rows', rows], ['keys', keys]])
+    if (!isCount(x)) throw codedError('BadArgument', `${fn}: ${name} must be a whole number >= 1, got ${x}`);
+  if (groupsPerTask !== undefined && !isCount(groupsPerTask))
+    throw codedError('BadArgument', `${fn}: groupsPerTask must be a whole number >= 1, got ${groupsPerTask}`);
+  if (headsQ % headsKv !== 0) throw codedError('BadArgument', `${fn}: headsQ ${headsQ} is not a multiple of headsKv ${headsKv}`);
+  const G = headsQ / headsKv;
+  const w = isCount(workers) ? workers : 1;
+  const perHead = visiblePairs(0, rows, { keys, causal, rowOffset, window });
+  // Without groupsPerTask: min(H_kv, workers) tasks whose sizes differ by at most one group.
+  const count = groupsPerTask ? Math.ceil(headsKv / groupsPerTask) : Math.min(headsKv, w);
+  const tasks = [];
+  for (let i = 0, g0 = 0; i < count; i++) {
+    const g1 = groupsPerTask ? Math.min(headsKv, g0 + groupsPerTask) : g0 + Math.floor(headsKv / count) + (i < headsKv % count ? 1 : 0);
+    tasks.push({ index: i, g0, g1, r0: g0 * G * rows, r1: g1 * G * rows, cost: (g1 - g0) * G * perHead });
+    g0 = g1;
+  }
+  return { tasks, workers: Math.min(w, tasks.length), groupsPerTask: groupsPerTask ?? null };
 }
