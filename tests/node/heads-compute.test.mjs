@@ -61,6 +61,13 @@ test('two heads: the default heads attend differently (the text says so)', async
   const argmax = (w, i) => { let b = 0; for (let j = 1; j < w.cols; j++) if (at(w, i, j) > at(w, i, b)) b = j; return b; };
   const differ = [0, 1, 2, 3].filter((i) => argmax(r.heads[0].weights, i) !== argmax(r.heads[1].weights, i));
   assert.ok(differ.length >= 2, `rows whose strongest key differs: ${differ}`);
+  // what heads.ex.head1 / head2 say of the defaults: sat weighs itself most in head 1;
+  // in head 2 cat and sat weigh "the" most, and down's weights are equal (its query is 0)
+  assert.equal(argmax(r.heads[0].weights, 2), 2);
+  assert.equal(argmax(r.heads[1].weights, 1), 0);
+  assert.equal(argmax(r.heads[1].weights, 2), 0);
+  for (let j = 0; j < 4; j++) assert.equal(at(r.heads[1].Q, 3, j % 2), 0);
+  for (let j = 0; j < 4; j++) assert.ok(Math.abs(at(r.heads[1].weights, 3, j) - 0.25) < 1e-6);
   // causal: every weight above the diagonal is 0 in both heads
   const c = await computeTwoHeads(engine, { x: DEFAULT.x, heads: HEAD_DEFAULTS, Wo: WO_DEFAULT, causal: true });
   for (const hd of c.heads) for (let i = 0; i < 4; i++) for (let j = i + 1; j < 4; j++) assert.equal(at(hd.weights, i, j), 0);
