@@ -12,7 +12,7 @@
 //   heads-w1, heads-w2                 weights heatmaps of head 1 and 2
 //   heads-out1, heads-out2             each head's output (tables)
 //   heads-concat, heads-final          the concatenation and concat·W_O (tables)
-//   heads-ex-live                      what row "cat" looks at in each head (data-k1, data-k2)
+//   heads-ex-live                      what row "sat" looks at in each head (data-k1, data-k2)
 //   heads-hkv (select), heads-seed (text input, error in heads-seed-error)
 //   heads-groups                       the grouping drawing (svg; data-hkv)
 //   heads-gqa-live                     the readout (data-hkv, data-bytes-token, data-bytes-seq,
@@ -170,12 +170,13 @@ export async function mount(root, ctx) {
     });
     concatView.update(r.concat);
     finalView.update(r.final);
-    // row 2 ("cat"): the key each head weighs most
-    const best = (w) => { let b = 0; for (let j = 1; j < w.cols; j++) if (w.data[w.cols + j] > w.data[w.cols + b]) b = j; return b; };
+    // row 3 ("sat"): the key each head weighs most (with the defaults: itself in head 1, "the" in head 2)
+    const R = 2;
+    const best = (w) => { let b = 0; for (let j = 1; j < w.cols; j++) if (w.data[R * w.cols + j] > w.data[R * w.cols + b]) b = j; return b; };
     const [k1, k2] = r.heads.map((hd) => best(hd.weights));
     setT(ctx, exLive, k1 === k2 ? 'heads.ex.liveSame' : 'heads.ex.live', {
-      k1: word(k1), w1: ctx.pct(r.heads[0].weights.data[4 + k1], { maximumFractionDigits: 0 }),
-      k2: word(k2), w2: ctx.pct(r.heads[1].weights.data[4 + k2], { maximumFractionDigits: 0 }),
+      k1: word(k1), w1: ctx.pct(r.heads[0].weights.data[R * 4 + k1], { maximumFractionDigits: 0 }),
+      k2: word(k2), w2: ctx.pct(r.heads[1].weights.data[R * 4 + k2], { maximumFractionDigits: 0 }),
     });
     Object.assign(exLive.dataset, { k1, k2 });
   });
