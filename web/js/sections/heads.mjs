@@ -61,7 +61,7 @@ export async function mount(root, ctx) {
   // ---------------------------------------------------------------- 1. why several heads
   root.append(h('p', { class: 'lead' }, tNode('heads.lead')));
   root.append(H3('heads.why.title'), h('p', {}, tNode('heads.why.p1'), ' ', cite(ctx, 'vaswani2017')),
-    P('heads.why.p2'), P('heads.why.p3', { dmodel: fmt(PARAM_D), h: fmt(8), dk: fmt(PARAM_D / 8) }));
+    P('heads.why.p3', { dmodel: fmt(PARAM_D), h: fmt(8), dk: fmt(PARAM_D / 8) }));
 
   // ---------------------------------------------------------------- 2. two heads on the worked example
   root.append(H3('heads.ex.title'), P('heads.ex.p1'), el('p', 'note', tNode('heads.ex.editHint')));
