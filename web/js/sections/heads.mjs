@@ -133,7 +133,7 @@ export async function mount(root, ctx) {
   root.append(h('div', { class: 'experiment-panel' }, controlRow(hkvCtl, seedCtl)),
     groupsFig, h('div', { class: 'readouts' }, gqaLive, gqaDiff), P('heads.gqa.why'),
     h('h4', {}, tNode('heads.table.title')), tableSlot,
-    h('p', {}, tNode('heads.gqa.trade'), ' ', cite(ctx, 'jiang2023')));
+    h('p', {}, tNode('heads.gqa.trade', { hq: fmt(HQ) }), ' ', cite(ctx, 'jiang2023')));
 
   // ---------------------------------------------------------------- 4. parameters
   const params = h('p', { testid: 'heads-params' });
