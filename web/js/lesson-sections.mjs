@@ -28,7 +28,7 @@ export const SECTIONS = Object.freeze([
   { id: 's8', module: 's8-chunked.mjs', title: 's8.title' },
   { id: 's9', module: 's9-code.mjs', title: 's9.title', citesInline: true },
   // Chapters 10–12, beyond the seeds (issue 15): attention as real models run it.
-  { id: 'heads', module: 'heads.mjs', title: 'heads.title' },
+  { id: 'heads', module: 'heads.mjs', title: 'heads.title', citesInline: true },
   { id: 'window', module: 'window.mjs', title: 'window.title', citesInline: true },
   { id: 'kvcache', module: 'kvcache.mjs', title: 'kvcache.title', citesInline: true },
   { id: 'summary', module: 'summary.mjs', title: 'summary.title', unnumbered: true },
