@@ -278,22 +278,22 @@ const siteNote = args['site-note'] ? ` on ${args['site-note']}` : '';
 const kB = (b) => (b == null ? '-' : `${(b / 1000).toFixed(0)} kB`);
 const msOf = (x) => (x == null ? '-' : `${x.toFixed(1)} ms`);
 if (!main) { /* --only-issue15: no page metrics, no long context */ } else if (pageMetrics?.summary) {
-  say(`page metrics (build-scripts/page-metrics.mjs${siteNote}; median of ${pageMetrics.runs} fresh-profile visit(s); full JSON in bench.json):`);
+  say(`page metrics (engine/bench/page-metrics.mjs${siteNote}; median of ${pageMetrics.runs} fresh-profile visit(s); full JSON in bench.json):`);
   for (const [id, p] of Object.entries(pageMetrics.summary)) {
     say(`  ${id.padEnd(12)} first contentful paint ${msOf(p.fcpMs)}, ready ${msOf(p.readyMs)}, transfer ${kB(p.wireBytes)} (wasm ${kB(p.byType?.wasm)}, js ${kB(p.byType?.js)}, fonts ${kB(p.byType?.font)}), ${p.requests} requests`);
     for (const [sid, v] of Object.entries(p.sliders || {})) {
       say(`  ${''.padEnd(12)} slider ${sid}: ${v.error ? `ERROR ${String(v.error).split('\n')[0]}` : `median ${msOf(v.medianMs)}, p95 ${msOf(v.p95Ms)} (${v.moves} moves)`}`);
     }
   }
-} else say('page metrics: not run (build-scripts/page-metrics.mjs missing, failed or --no-page-metrics)');
+} else say('page metrics: not run (engine/bench/page-metrics.mjs missing, failed or --no-page-metrics)');
 if (!main) { /* see above */ } else if (longRun) {
   const L = longRun;
-  say(`long context (build-scripts/long-context.mjs${siteNote}): n=${L.n} d=${L.d} causal=${L.causal} workers=${L.workers}: ` +
+  say(`long context (engine/bench/long-context.mjs${siteNote}): n=${L.n} d=${L.d} causal=${L.causal} workers=${L.workers}: ` +
     `${L.ms != null ? (L.ms / 1000).toFixed(1) + ' s' : '-'}, ${L.gflops != null ? L.gflops.toFixed(1) : '-'} GFLOP/s, ` +
     `scratch/worker ${L.scratchBytesPerWorker ?? '-'} B, wasm heap/worker ${L.peakHeap?.wasmBytesPerWorker != null ? (L.peakHeap.wasmBytesPerWorker / MiB).toFixed(1) + ' MiB' : '-'}, ` +
     `max|diff| vs reference ${L.maxAbsDiffVsReference ?? '-'} (rows checked), wall ${L.wallMs != null ? (L.wallMs / 1000).toFixed(1) + ' s' : '-'}; ` +
     `materialized: ${L.materialized?.state ?? '-'} (needs ${L.refusedNeedGiB ?? '-'} GiB); message: "${L.refusedMessage ?? '-'}"`);
-} else say('long context: not run (--no-long given, build-scripts/long-context.mjs missing, or it failed)');
+} else say('long context: not run (--no-long given, engine/bench/long-context.mjs missing, or it failed)');
 say();
 
 // ------------------------------------------------------------------ targets
@@ -360,7 +360,7 @@ if (longRun) {
       value: `${longRun.materialized?.state ?? '-'}, need ${longRun.materialized?.needBytes != null ? (longRun.materialized.needBytes / 2 ** 30).toFixed(0) + ' GiB' : '-'}, message shows it: ${longRun.refusedMessageShowsNeed ?? '-'}`,
       pass: longRun.materialized?.state === 'refused' && (longRun.refusedMessageShowsNeed === true || /64\s*GiB/.test(String(longRun.refusedMessage ?? ''))) },
   ]);
-} else target(6, '131,072 tokens in a tab (build-scripts/long-context.mjs)', [{ label: 'long-context run', value: 'not run', pass: null }]);
+} else target(6, '131,072 tokens in a tab (engine/bench/long-context.mjs)', [{ label: 'long-context run', value: 'not run', pass: null }]);
 if (pageMetrics?.summary) {
   const t = pageMetrics.targets || { fcpMs: 1000, transferBytes: 1.5e6, sliderMs: 16 };
   const checks = [];

@@ -24,7 +24,7 @@ export async function openLesson(b, lang, query = '', { viewport } = {}) {
 
 // 60 s: on the shared 2-core machine at load average ~50 the lesson (old or new, measured
 // side by side: 12–18 s each) sometimes mounts just after 20 s; this is a hang detector,
-// not a speed check (the page budget is measured by build-scripts/page-metrics.mjs).
+// not a speed check (the page budget is measured by engine/bench/page-metrics.mjs).
 export async function waitLesson(page, timeout = 60000) {
   return waitPage(page, 'lesson', timeout);
 }

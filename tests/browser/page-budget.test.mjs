@@ -2,7 +2,7 @@
 // profile (the page, its engine worker and everything the service worker precaches during
 // the visit) downloads less than 1.5 MB. Bytes, not time: nothing here is timed.
 //
-// The visit is made by build-scripts/page-metrics.mjs (raw DevTools protocol, no request
+// The visit is made by engine/bench/page-metrics.mjs (raw DevTools protocol, no request
 // interception: interception would turn the HTTP cache off, and the precache relies on it
 // to get a bodiless 304 for each file the page has just loaded). Its byte count is the one
 // a TCP relay in front of the test server sees (every byte the server sent: headers and
@@ -11,7 +11,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BASE_URL } from './helpers.mjs';
-import { startRelay, visit } from '../../build-scripts/page-metrics.mjs';
+import { startRelay, visit } from '../../engine/bench/page-metrics.mjs';
 
 const BUDGET = 1_500_000;   // bytes, "1.5 MB"
 const FONT = { fa: 'vazirmatn', ar: 'noto-naskh-arabic' };

@@ -10,36 +10,19 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
-import net from 'node:net';
 import http from 'node:http';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { CSP } from '../../build-scripts/site-policy.mjs';
+import { spawnServe } from '../../build-scripts/static-server.mjs';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SITE = process.env.SITE_DIR ? path.resolve(process.env.SITE_DIR) : path.join(REPO, 'build', 'site');
 const BUDGET = 1_500_000;
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.on('error', reject);
-    s.listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)); });
-  });
-}
-
 async function serve(dir) {
-  const port = await freePort();
-  const child = spawn(process.execPath, [path.join(REPO, 'build-scripts', 'serve.mjs')], {
-    env: { ...process.env, PORT: String(port), SITE_DIR: dir }, stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  await new Promise((resolve, reject) => {
-    child.stdout.on('data', (d) => { if (/Serving/.test(String(d))) resolve(); });
-    child.on('exit', (c) => reject(new Error(`serve.mjs exited (${c})`)));
-  });
-  return { port, stop: () => child.kill('SIGTERM') };
+  return spawnServe({ site: dir });
 }
 
 // GET with raw (still encoded) body; `bytes` = status line + headers + body as sent.

@@ -37,7 +37,7 @@
 // closed, an update drops the old table and builds the new one when the page is idle (or at
 // once when the <details> opens), so a slider redraw costs the canvas, not thousands of cells.
 // Redraws read no layout (the available width comes from a ResizeObserver) and each
-// update records a `heatmap:<testid>` performance measure (build-scripts/page-metrics.mjs).
+// update records a `heatmap:<testid>` performance measure (engine/bench/page-metrics.mjs).
 
 import { ltrNumber } from '../numerals.mjs';
 import { numberForms, fitNumber } from './cell-number.mjs';
@@ -535,7 +535,7 @@ export function createHeatmap(ctx, opts = {}) {
     if (details.open) { cancelTableJob(); buildTable(); } else { tableWrap.textContent = ''; buildTableLater(); }
     el.dataset.rows = String(m.rows);
     el.dataset.cols = String(m.cols);
-    // `heatmap:<testid>`: when (and how long) this heatmap last redrew (build-scripts/page-metrics.mjs)
+    // `heatmap:<testid>`: when (and how long) this heatmap last redrew (engine/bench/page-metrics.mjs)
     try { performance.clearMeasures(`heatmap:${testid}`); performance.measure(`heatmap:${testid}`, { start: t0 }); } catch { /* old browsers */ }
   }
 

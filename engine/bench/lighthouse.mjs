@@ -4,9 +4,9 @@
 // ETag, no-cache). A measurement, not a test: it is not part of build-scripts/test (a run takes
 // about 15 s per page and the score moves with the machine's load).
 //
-//   node build-scripts/lighthouse.mjs [--runs 3] [--pages fa,ar,fa-practice,ar-practice]
+//   node engine/bench/lighthouse.mjs [--runs 3] [--pages fa,ar,fa-practice,ar-practice]
 //        [--compare DIR] [--json FILE] [--keep DIR]
-//   SITE_DIR=build/site-old node build-scripts/lighthouse.mjs    (default: build/site)
+//   SITE_DIR=build/site-old node engine/bench/lighthouse.mjs    (default: build/site)
 //   --compare build/site-old: a before/after table; the two sites' runs alternate (old, new,
 //   old, new…), so a change in the machine's load falls on both alike.
 //   CHROMIUM_PATH (default /usr/bin/chromium).
@@ -20,12 +20,12 @@
 
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { spawnServe } from '../../build-scripts/static-server.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SITE = process.env.SITE_DIR ? path.resolve(process.env.SITE_DIR) : path.join(ROOT, 'build', 'site');
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const LIGHTHOUSE = path.join(ROOT, 'node_modules', 'lighthouse', 'cli', 'index.js');
@@ -49,24 +49,9 @@ for (const id of PAGE_IDS) if (!PAGES[id]) { console.error(`unknown page "${id}"
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
 const GOAL = { performance: 0.95, accessibility: 1, 'best-practices': 1, seo: 1 };
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.on('error', reject);
-    s.listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)); });
-  });
-}
-
 async function startServer(site) {
-  const port = await freePort();
-  const child = spawn(process.execPath, [path.join(ROOT, 'build-scripts', 'serve.mjs')], {
-    env: { ...process.env, PORT: String(port), SITE_DIR: site }, stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  await new Promise((resolve, reject) => {
-    child.stdout.on('data', (d) => { if (/Serving/.test(String(d))) resolve(); });
-    child.on('exit', (c) => reject(new Error(`serve.mjs exited (${c})`)));
-  });
-  return { base: `http://127.0.0.1:${port}`, stop: () => { if (child.exitCode === null) child.kill('SIGTERM'); } };
+  const { url, stop } = await spawnServe({ site });
+  return { base: url, stop };
 }
 
 // One Lighthouse run (its CLI, in a child process) → the parsed JSON report. Stopping this

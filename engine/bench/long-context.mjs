@@ -12,16 +12,15 @@
 // Options: --n N (default 131072), --lang <a code of web/js/languages.mjs> (default: the first), --no-causal, --json FILE,
 //   --timeout-min M (default 20), --keep-open (debug: do not close the browser on failure).
 // Exit code 0 when the run finished, 1 otherwise.
-import { spawn } from 'node:child_process';
 import { writeFileSync, existsSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { defaultLanguage, languageCodes } from '../web/js/languages.mjs';
-import { localizeDigits } from '../web/js/numerals.mjs';
+import { defaultLanguage, languageCodes } from '../../web/js/languages.mjs';
+import { spawnServe } from '../../build-scripts/static-server.mjs';
+import { localizeDigits } from '../../web/js/numerals.mjs';
 
-const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SITE = path.resolve(process.env.SITE_DIR || path.join(REPO, 'build', 'site'));
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -35,29 +34,10 @@ function parseArgs(argv) {
     else if (a === '--no-causal') o.causal = false;
     else if (a === '--json') o.json = argv[++i];
     else if (a === '--timeout-min') o.timeoutMin = Number(argv[++i]);
-    else if (a === '--help' || a === '-h') { console.log(`usage: node build-scripts/long-context.mjs [--n 131072] [--lang ${languageCodes().join('|')}] [--no-causal] [--json FILE] [--timeout-min 20]`); process.exit(0); }
+    else if (a === '--help' || a === '-h') { console.log(`usage: node engine/bench/long-context.mjs [--n 131072] [--lang ${languageCodes().join('|')}] [--no-causal] [--json FILE] [--timeout-min 20]`); process.exit(0); }
     else throw new Error(`unknown argument ${a}`);
   }
   return o;
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => { const { port } = srv.address(); srv.close(() => resolve(port)); });
-  });
-}
-
-async function waitForServer(base, server, ms = 15000) {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    if (server.exitCode !== null) throw new Error(`server exited with code ${server.exitCode}`);
-    try { const r = await fetch(base + '/fa/index.html'); if (r.status < 500) return; } catch { /* not yet */ }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`server at ${base} did not answer within ${ms} ms`);
 }
 
 const log = (...a) => console.error('[long-context]', ...a);
@@ -65,14 +45,10 @@ const log = (...a) => console.error('[long-context]', ...a);
 async function main() {
   const opt = parseArgs(process.argv.slice(2));
   if (!existsSync(path.join(SITE, opt.lang, 'index.html'))) throw new Error(`${SITE}/${opt.lang}/index.html is missing: build the site first`);
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const server = spawn(process.execPath, [path.join(REPO, 'build-scripts', 'serve.mjs')], {
-    cwd: REPO, env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', SITE_DIR: SITE }, stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const server = await spawnServe({ site: SITE });
+  const base = server.url;
   let browser = null;
   try {
-    await waitForServer(base, server);
     browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     const problems = [];
@@ -163,7 +139,7 @@ async function main() {
     return 0;
   } finally {
     if (browser) await browser.close().catch(() => {});
-    server.kill('SIGTERM');
+    server.stop();
   }
 }
 

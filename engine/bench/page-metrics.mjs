@@ -3,9 +3,9 @@
 // slider redraw time of the lesson and practice pages, each visit in a FRESH headless
 // Chromium profile. A measuring script (the benchmark calls it), not a test.
 //
-//   node build-scripts/page-metrics.mjs [--json FILE] [--runs 3] [--moves 30]
+//   node engine/bench/page-metrics.mjs [--json FILE] [--runs 3] [--moves 30]
 //        [--pages fa,ar,fa-practice,ar-practice] [--verbose]
-//   SITE_DIR=build/site-perf node build-scripts/page-metrics.mjs     (default: build/site)
+//   SITE_DIR=build/site-perf node engine/bench/page-metrics.mjs     (default: build/site)
 //   CHROMIUM_PATH (default /usr/bin/chromium); SERVE_SCRIPT (default build-scripts/serve.mjs:
 //   another server, e.g. an older one for a before/after comparison)
 //
@@ -40,12 +40,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createRequire } from 'node:module';
-import { defaultLanguage } from '../web/js/languages.mjs';
+import { defaultLanguage } from '../../web/js/languages.mjs';
+import { spawnServe } from '../../build-scripts/static-server.mjs';
 
 const require = createRequire(import.meta.url);
 const { ws: WebSocket } = require('playwright-core/lib/utilsBundle');
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SITE = process.env.SITE_DIR ? path.resolve(process.env.SITE_DIR) : path.join(ROOT, 'build', 'site');
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
@@ -95,26 +96,8 @@ const pctl = (a, p) => { if (!a.length) return null; const s = [...a].sort((x, y
 const kb = (b) => (b == null ? '—' : `${(b / 1024).toFixed(1)} KiB`);
 const ms = (x) => (x == null ? '—' : `${x.toFixed(1)} ms`);
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.on('error', reject);
-    s.listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)); });
-  });
-}
-
-// ------------------------------------------------------------------ server + counting relay
 async function startServer() {
-  const port = await freePort();
-  const script = process.env.SERVE_SCRIPT ? path.resolve(process.env.SERVE_SCRIPT) : path.join(ROOT, 'build-scripts', 'serve.mjs');
-  const child = spawn(process.execPath, [script], {
-    env: { ...process.env, PORT: String(port), SITE_DIR: SITE }, stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  await new Promise((resolve, reject) => {
-    child.stdout.on('data', (d) => { if (/Serving/.test(String(d))) resolve(); });
-    child.on('exit', (c) => reject(new Error(`serve.mjs exited (${c})`)));
-  });
-  return { port, stop: () => { if (child.exitCode === null) child.kill('SIGTERM'); } };
+  return spawnServe({ site: SITE, ...(process.env.SERVE_SCRIPT ? { script: path.resolve(process.env.SERVE_SCRIPT) } : {}) });
 }
 
 // A TCP relay in front of the server: counts the bytes the server sends to the browser.
