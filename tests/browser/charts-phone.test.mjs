@@ -1,4 +1,4 @@
-// Every chart drawn by web/js/widgets/chart.mjs (sections 4 and 7) on a phone (mobile
+// Every chart drawn by web/js/widgets/chart.mjs (sections 4, 7, 12 …) on a phone (mobile
 // emulation, touch, 360 and 390 px wide), both editions: each label (ticks, axis titles,
 // guide labels) lies whole inside its SVG (section 7's last x label was cut to «۱۳۱,۰۱» at
 // 360 px), x tick labels do not overlap, and the page is no wider than the device.
@@ -22,11 +22,13 @@ for (const width of PHONE_WIDTHS) {
         // Section 4's charts sit in folds whose work starts when they are opened: open them all.
         await page.evaluate(() => { for (const d of document.querySelectorAll('details')) d.open = true; });
         // the charts draw when their data arrives: wait until each has points
+        // (a chart that waits for a run the reader starts, like chapter 11's long run, stays
+        // hidden until then: only the charts on screen are checked)
         await page.waitForFunction(() => {
-          const charts = [...document.querySelectorAll('figure.chart')];
+          const charts = [...document.querySelectorAll('figure.chart')].filter((f) => f.getClientRects().length > 0);
           return charts.length >= 4 && charts.every((f) => Number(f.dataset.points) > 0);
         }, null, { timeout: 60000 });
-        const report = await page.evaluate(() => [...document.querySelectorAll('figure.chart')].map((fig) => {
+        const report = await page.evaluate(() => [...document.querySelectorAll('figure.chart')].filter((f) => f.getClientRects().length > 0).map((fig) => {
           const svg = fig.querySelector('svg.chart-svg');
           const box = svg.getBoundingClientRect();
           const texts = [...svg.querySelectorAll('text')].map((t) => {

@@ -125,7 +125,8 @@ test('first online visit: the worker installs, precaches the whole site and cont
   await page.close();
 });
 
-test('offline: every page loads from the cache and works (engine, fonts, KaTeX, text, ts-fsrs)', T, async () => {
+// Seven page loads (the lessons now have 12 chapters): 25-40 s quiet, past 60 s at load 17.
+test('offline: every page loads from the cache and works (engine, fonts, KaTeX, text, ts-fsrs)', { timeout: 180000 }, async () => {
   await b.context.setOffline(true);
   try {
     // The Persian lesson with its state in the query: the page and the live engine value.
