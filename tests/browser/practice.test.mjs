@@ -10,6 +10,7 @@ import {
   launch, assertNoIssues, byTestId, parseVisibleNumber, normaliseText, axeViolations, formatAxe, LANGS,
 } from './helpers.mjs';
 import { openPractice, waitPage, DIGITS } from './lesson-helpers.mjs';
+import { answerQuiz } from './practice-helpers.mjs';
 import { newPage, url } from './helpers.mjs';
 
 const T = { timeout: 60000 };
@@ -147,23 +148,7 @@ for (const lang of LANGS) {
         const v = await axeViolations(page, { include: '[data-testid="practice-quiz"]' });
         if (v.length) axeProblems.push(`question ${id} (${kind}):\n${formatAxe(v)}`);
         const right = total % 2 === 0;
-        if (kind === 'mcq') {
-          await q.locator(`[data-testid="quiz-option"][data-value="${right ? 'o1' : 'o2'}"]`).check();
-        } else {
-          const seed = Number(await q.getAttribute('data-seed'));
-          const ref = await page.evaluate(async ([id, seed]) => {
-            const { loadEngine } = await import('/js/engine.mjs');
-            const { QUIZ } = await import('/js/practice/generators.mjs');
-            const r = await QUIZ[id].generate(seed, await loadEngine());
-            return { answer: r.answer, tol: Math.max(r.tolerance.abs || 0, (r.tolerance.rel || 0) * Math.abs(r.answer)) };
-          }, [id, seed]);
-          const value = right ? ref.answer : ref.answer + Math.max(1, 100 * ref.tol + Math.abs(ref.answer));
-          await byTestId(page, 'quiz-answer-input').fill(typed(lang, value));
-        }
-        await byTestId(page, 'quiz-submit').click();
-        const fb = byTestId(page, 'quiz-feedback');
-        await page.waitForFunction((el) => el.dataset.kind === 'ok' || el.dataset.kind === 'bad', await fb.elementHandle());
-        assert.equal(await fb.getAttribute('data-kind'), right ? 'ok' : 'bad', `question ${id} (${kind}) graded ${right ? 'right' : 'wrong'}`);
+        await answerQuiz(page, lang, right);
         if (right) expected += 1;
         total += 1;
         seen.push(id);
