@@ -38,14 +38,24 @@ export function latinOutsideIsolates(s, allow = LATIN_ALLOW) {
 
 const isProse = (key) => !key.startsWith('_');
 
+// Plural forms (web/js/i18n.mjs tPlural): a language holds only the Intl.PluralRules
+// categories it needs and falls back to <id>.other, so x.one may be missing elsewhere
+// as long as x.other is there.
+const PLURAL_FORM = /^(.*)\.(zero|one|two|few|many)$/;
+const hasFallback = (key, dict) => {
+  const m = PLURAL_FORM.exec(key);
+  return !!m && `${m[1]}.other` in dict;
+};
+
 /** Keys present in one language and missing in another (every language against every other). */
 export function checkKeyParity(texts) {
   const errors = [];
   const langs = Object.keys(texts);
   for (const x of langs) for (const y of langs) {
     if (x === y) continue;
+    const dy = texts[y] || {};
     for (const key of Object.keys(texts[x] || {})) {
-      if (isProse(key) && !(key in (texts[y] || {}))) errors.push(`key "${key}" exists in ${x} but not in ${y}`);
+      if (isProse(key) && !(key in dy) && !hasFallback(key, dy)) errors.push(`key "${key}" exists in ${x} but not in ${y}`);
     }
   }
   return errors;

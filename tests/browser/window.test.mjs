@@ -78,6 +78,26 @@ for (const lang of ['fa', 'ar']) {
     await page.close();
   });
 
+  test(`${lang}: the keys each row sees are counted with the noun that agrees with the count`, T, async () => {
+    // Arabic: 1 مفتاحًا واحدًا, 2 مفتاحين, 3–10 "n مفاتيح", 11–99 "n مفتاحًا"; Persian: "n کلید"
+    const AR = { 1: 'مفتاحًا واحدًا', 2: 'مفتاحين', 3: '3 مفاتيح', 4: '4 مفاتيح', 5: '5 مفاتيح', 12: '12 مفتاحًا' };
+    const form = (k) => (lang === 'ar' ? AR[k] : `${k} کلید`);
+    for (const [q, p] of [
+      ['?window.n=12&window.w=4&window.causal=true', { first: 1, last: 4 }],
+      ['?window.n=12&window.w=12&window.causal=true', { first: 1, last: 12 }],
+      ['?window.n=12&window.w=2&window.causal=true', { first: 1, last: 2 }],
+      ['?window.n=12&window.w=3&window.causal=false', { both: 5, first: 3, last: 3 }],
+    ]) {
+      const page = await openLesson(b, lang, `${q}#window`);
+      const rows = byTestId(page, 'window-rows');
+      await page.waitForFunction(() => document.querySelector('[data-testid="window-rows"]')?.dataset.perRow);
+      const text = await plain(rows);
+      for (const k of Object.values(p)) assert.ok(text.includes(form(k)), `«${form(k)}» in «${text}» (${q})`);
+      assert.doesNotMatch(text, lang === 'ar' ? /\d+ مفتاح[،.]/ : /کلید کلید/, `${q}: «${text}»`);
+      await page.close();
+    }
+  });
+
   test(`${lang}: controls update the URL; bad input is answered in ${lang} and the section keeps working`, T, async () => {
     const page = await openLesson(b, lang, '#window');
     await waitFor(page, 'window-reach', 'data-w', 4);

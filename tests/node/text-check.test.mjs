@@ -27,6 +27,22 @@ test('key parity: a key in one language only is reported, notes are ignored', ()
   assert.deepEqual(checkKeyParity({ fa: { k: 'ی' }, ar: { k: 'ي' } }), []);
 });
 
+test('key parity: plural forms other than .other may exist in one language only, .other may not', () => {
+  // Arabic needs .one/.two/.few/.many, Persian only .other (i18n tPlural falls back to it)
+  assert.deepEqual(checkKeyParity({
+    fa: { 'a.keys.other': '[n] کلید' },
+    ar: { 'a.keys.one': 'مفتاح', 'a.keys.two': 'مفتاحان', 'a.keys.few': '[n] مفاتيح', 'a.keys.other': '[n] مفتاح' },
+  }), []);
+  const errs = checkKeyParity({
+    fa: { 'b.keys.other': '[n] کلید' },
+    ar: { 'b.keys.one': 'مفتاح', 'b.keys.few': '[n] مفاتيح' },
+  });
+  assert.match(errs.join('\n'), /"b\.keys\.other" exists in fa but not in ar/);
+  assert.equal(errs.length, 1);
+  assert.match(checkKeyParity({ fa: {}, ar: { 'c.keys.one': 'مفتاح' } }).join('\n'),
+    /"c\.keys\.one" exists in ar but not in fa/);   // no .other in fa to fall back to
+});
+
 test('letters: Arabic yeh/kaf in Persian and Persian yeh/keheh in Arabic fail', () => {
   assert.equal(checkLetters('fa', { k: 'كتاب' }).length, 1);          // Arabic kaf in fa
   assert.equal(checkLetters('fa', { k: 'علي' }).length, 1);           // Arabic yeh in fa

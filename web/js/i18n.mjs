@@ -1,11 +1,12 @@
 // Prose of the page language, with the mini-markup of web/README.md.
 //
 // Usage:
-//   import { loadText, t, tNode, fmt } from './i18n.mjs';
+//   import { loadText, t, tNode, tPlural, tNodePlural, fmt } from './i18n.mjs';
 //   await loadText(lang, { latinDigits: false });       // fetches ../text/<lang>.json, preloads KaTeX
 //   h2.append(tNode('s2.title'));                        // DocumentFragment (bdi, KaTeX, strong)
 //   p.append(tNode('s2.satRow', { score: 2.1213, pct: fmt(0.51, { style: 'percent' }) }));
 //   button.setAttribute('aria-label', t('site.exportPng'));   // plain string
+//   p.append(tNode('x.rows', { first: tNodePlural('x.keys', 4) }));   // x.keys.few / x.keys.other
 //
 // Markup inside a string:
 //   [name]   placeholder. A number is formatted with fmt(x, {maximumFractionDigits: 2});
@@ -295,6 +296,28 @@ export function t(id, params) {
 export function tNode(id, params) {
   return renderMarkup(raw(id), params);
 }
+
+// ---------------------------------------------------------------- plurals
+// A count and its noun must agree: Arabic has six forms (1 مفتاح واحد, 2 مفتاحان, 3–10 مفاتيح,
+// 11–99 مفتاحًا, 100 مفتاح), Persian one. The text holds id.<category> for the categories of
+// Intl.PluralRules that its language needs, and id.other always (the build checks that).
+const rules = new Map();
+function pluralCategory(n) {
+  if (!rules.has(currentLang)) rules.set(currentLang, new Intl.PluralRules(currentLang));
+  return rules.get(currentLang).select(n);
+}
+
+/** The key of id's form for the count n: id.<category>, or id.other when the text has none. */
+export function pluralKey(id, n) {
+  const k = `${id}.${pluralCategory(n)}`;
+  return has(k) ? k : `${id}.other`;
+}
+
+/** Plain string of id's form for n; the count is the placeholder [n]. */
+export function tPlural(id, n, params = {}) { return t(pluralKey(id, n), { ...params, n }); }
+
+/** Rich fragment of id's form for n (to put into another sentence as a placeholder). */
+export function tNodePlural(id, n, params = {}) { return tNode(pluralKey(id, n), { ...params, n }); }
 
 // ---------------------------------------------------------------- digits
 // Text of a `code` span keeps its digits (float32, rowOffset: 2); its placeholders do not.

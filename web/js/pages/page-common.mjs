@@ -21,7 +21,7 @@
 import { getSettings, setSettings } from '../settings.mjs';
 import { language } from '../languages.mjs';
 import { formatBytes, formatPercent, localizeDigits, parseNumber } from '../numerals.mjs';
-import { loadText, t, tNode, fmt, has, renderMath, renderMarkup, getLatinDigits, setLatinDigits, applyDigits, watchDigits } from '../i18n.mjs';
+import { loadText, t, tNode, tPlural, tNodePlural, fmt, has, renderMath, renderMarkup, getLatinDigits, setLatinDigits, applyDigits, watchDigits } from '../i18n.mjs';
 import { createEngineClient } from '../engine-client.mjs';
 import { registerServiceWorker } from '../sw-register.mjs';
 
@@ -172,7 +172,7 @@ export function baseCtx(settings, { unitKey, errorNode }) {
   return {
     lang, dir: language(lang).dir,
     get latinDigits() { return getLatinDigits(); },
-    t, tNode, fmt, has, renderMath, renderMarkup, parseNumber,
+    t, tNode, tPlural, tNodePlural, fmt, has, renderMath, renderMarkup, parseNumber,
     /** Latin digits in a label built by hand ("Q3") → page digits. */
     localize: (s) => localizeDigits(s, { lang, latinDigits: getLatinDigits() }),
     /** 0.51 → "۵۱٪" (one decimal by default). */

@@ -95,7 +95,9 @@ export async function mount(root, ctx) {
       band.update(b.weights, { rowLabels: labels(n), colLabels: labels(n) });
       const last = b.perRow[n - 1];
       setT(ctx, rowsP, causal ? 'window.band.rowsCausal' : 'window.band.rowsBoth', {
-        w: fmt(w), prev: fmt(w - 1), both: fmt(2 * w - 1), n: fmt(n), last: fmt(last), first: fmt(b.perRow[0]),
+        // "[n] keys" agrees with its count (Arabic: مفتاحًا واحدًا، مفتاحين، ٤ مفاتيح، ١١ مفتاحًا)
+        w: fmt(w), prev: fmt(w - 1), n: fmt(n), both: ctx.tNodePlural('window.band.keys', 2 * w - 1),
+        first: ctx.tNodePlural('window.band.keys', b.perRow[0]), last: ctx.tNodePlural('window.band.keys', last),
       });
       if (w >= n) rowsP.append(' ', ctx.tNode('window.band.wide', { w: fmt(w), n: fmt(n) }));
       rowsP.dataset.perRow = b.perRow.join(',');
