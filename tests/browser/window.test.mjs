@@ -6,7 +6,7 @@
 // No timed assertions: the run's times are shown, never checked.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, url, byTestId, toLatinDigits, assertNoIssues, axeViolations, formatAxe, readTable } from './helpers.mjs';
+import { launch, url, byTestId, toLatinDigits, normaliseText, assertNoIssues, axeViolations, formatAxe, readTable } from './helpers.mjs';
 import { openLesson, heatmapValues, DIGITS } from './lesson-helpers.mjs';
 import { launchPhone, overflowPx } from './phone.mjs';
 
@@ -74,6 +74,15 @@ for (const lang of ['fa', 'ar']) {
     assert.equal(Number(await reach.getAttribute('data-formula')), want.formula);
     assert.equal(want.reach, 6);   // 3 layers × (3 − 1)
     assert.ok((await plain(reach)).includes(String(want.reach)));
+    // grey means different things on the two maps: masked (−∞) on the band, exactly zero
+    // influence on the reach map, whose grey cells are not masked (review 15, fa #6)
+    const keys = await page.evaluate(async () => {
+      const { t } = await import('/js/i18n.mjs');
+      return { masked: t('site.maskedCell'), zero: t('window.reach.zeroCell') };
+    });
+    const legendOf = async (id) => normaliseText(await page.locator(`[data-testid="${id}"] .heatmap-legend-mask`).textContent());
+    assert.equal(await legendOf('window-reach-map'), normaliseText(keys.zero), 'reach map legend');
+    assert.notEqual(normaliseText(keys.zero), normaliseText(keys.masked));
     assertNoIssues(page);
     await page.close();
   });

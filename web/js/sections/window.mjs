@@ -76,6 +76,7 @@ export async function mount(root, ctx) {
   const kCtl = intField(ctx, { label: 'window.ctl.k', value: st.k, min: 1, max: 8, errKey: 'window.err.int', explain: true, testid: 'window-k',
     onChange: (v) => { st.k = v; state.set('k', v); refresh(); } });
   const reachMap = createHeatmap(ctx, { label: 'window.reach.caption', digits: 2, showValues: false,
+    maskLegend: 'window.reach.zeroCell',   // its grey cells are exact zeros (log10 0 = −∞), not masked ones
     rowTitle: 'window.reach.outputs', colTitle: 'window.reach.tokens', testid: 'window-reach-map', exportName: 'window-reach' });
   const reachP = h('p', { class: 'big-result', testid: 'window-reach' });
   root.append(h('h3', {}, ctx.tNode('window.reach.title')), para('window.reach.p1', {}), para('window.reach.p2', {}),

@@ -21,6 +21,7 @@
 //     cellHeight: 56,                    // optional: every row this tall (CSS px) whatever the cell
 //                                        // width (a single row of 2048 keys stays a visible band);
 //                                        // default: square cells
+//     maskLegend: 'window.reach.zeroCell', // optional: text key of the grey legend (default site.maskedCell)
 //   });
 //   root.append(hm.el);
 //   hm.update({ rows, cols, data: Float32Array }, { rowLabels, colLabels });  // −Infinity = masked (grey, "−∞")
@@ -393,7 +394,8 @@ export function createHeatmap(ctx, opts = {}) {
     let anyMasked = false;
     for (const v of m.data) if (!Number.isFinite(v)) { anyMasked = true; break; }
     legMask.hidden = !anyMasked;
-    setText(legMask, anyMasked ? ctx.t('site.maskedCell') : '');
+    // (a map whose non-finite cells are not masked, e.g. zero influence on a log scale, names them itself)
+    setText(legMask, anyMasked ? ctx.t(opts.maskLegend || 'site.maskedCell') : '');
   }
 
   function cellFromEvent(ev) {
