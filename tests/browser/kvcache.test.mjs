@@ -124,6 +124,9 @@ for (const lang of ['fa', 'ar']) {
     const page = await openLesson(b, lang, '#kvcache');
     await waitReady(page);
     const before = await byTestId(page, 'kvcache-result').getAttribute('data-bytes');
+    // the default (Llama 3 8B, 8,192 tokens, bf16) is exactly 1 GiB: it shows two decimals like the GB value beside it (review-ar-16 #7)
+    assert.equal(before, String(2n * 32n * 8n * 128n * 8192n * 2n));
+    assert.match(plain(await byTestId(page, 'kvcache-result').textContent()), /1[.\u066b]00/);
     await type(page, 'kvcache-n', 'abc');
     assert.equal((await byTestId(page, 'kvcache-n-error').textContent()).trim(), ERR[lang]['err.number.invalid']);
     assert.equal(await byTestId(page, 'kvcache-calc').getAttribute('data-stale'), 'true');

@@ -225,7 +225,9 @@ export async function mount(root, ctx) {
 
   const inUnit = (bytes, system) => {
     const r = readable(bytes, system);
-    return ctx.t(`site.unit.${r.unit}`, { n: fmt(r.value, { maximumFractionDigits: r.fractionDigits }) });
+    // fixed digits: a whole value shows as 1.00 like its neighbour 1.07 (review-ar-16 #7: «١ غيبيبايت» read badly)
+    const fd = r.fractionDigits;
+    return ctx.t(`site.unit.${r.unit}`, { n: fmt(r.value, { minimumFractionDigits: fd, maximumFractionDigits: fd }) });
   };
   // a Node, not a string: a string placeholder is set as one number (no line break inside)
   const bytesText = (b) => (b < 1000n ? ctx.tNode('site.unit.B', { n: fmt(b) }) : ctx.tNode('kvcache.calc.bytes', { bytes: fmt(b), dec: inUnit(b, 'decimal'), bin: inUnit(b, 'binary') }));
