@@ -121,6 +121,23 @@ for (const lang of LANGS) {
     });
   }
 
+  // CI caught this under load: a reader jumped to #s5 while s5 was still short (mounting); the
+  // bar said s6, and when s5 grew (its top still, so no scroll) the bar never looked again.
+  test(`${lang}: the where-bar follows a section that grows under the reader without a scroll`, T, async () => {
+    const page = await open(lang, '', { width: 1280, height: 900 });
+    await page.evaluate(() => {
+      for (const el of document.getElementById('s5').children) if (el.tagName !== 'H2') el.hidden = true;
+      location.hash = '#s5';
+    });
+    await page.waitForFunction(() => document.querySelector('[data-testid="where-bar"]').dataset.section === 's6');
+    const y = await page.evaluate(() => scrollY);
+    await page.evaluate(() => { for (const el of document.getElementById('s5').children) el.hidden = false; });
+    await page.waitForFunction(() => document.querySelector('[data-testid="where-bar"]').dataset.section === 's5');
+    assert.equal(await page.evaluate(() => scrollY), y, 's5 grew below its heading: the page did not scroll');
+    assertNoIssues(page);
+    await page.close();
+  });
+
   test(`${lang}: copy link puts a URL that restores the section into the clipboard`, T, async () => {
     const page = await open(lang, '#s2');
     await byTestId(page, 's2-causal').check();

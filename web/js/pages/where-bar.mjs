@@ -117,6 +117,12 @@ export function setupWhereBar({ toc, t }) {
     clearTimeout(resizeTimer);
     resizeTimer = setTimeout(measureHeight, 200);
   });
+  // A section that grows or shrinks with no scroll (a lazy section mounting under a reader who
+  // just jumped to the one above it) moves which section holds the line: look again.
+  if (typeof ResizeObserver !== 'undefined') {
+    const ro = new ResizeObserver(schedule);
+    for (const s of sections) ro.observe(s);
+  }
   if (current < 0) { current = 0; render(); }
   measureHeight();
   window.addEventListener('digits-changed', () => { if (current >= 0) render(); });
