@@ -301,11 +301,25 @@ function makeApi(M) {
     return result;
   };
 
-  // keyValues() handles dropped without release(): their K and V are freed
-  // once the handle is garbage-collected (a safety net; release() frees now).
-  const unreleased = new FinalizationRegistry((id) => { M.releaseKeyValues(id); });
-  // kvCache() handles dropped without delete(): the same safety net.
-  const undeletedCaches = new FinalizationRegistry((id) => { M.deleteKvCache(id); });
+  // An object the engine keeps (stored keys and values, a KV cache) behind a JS handle.
+  // free() frees it now, once; alive(name) refuses every use after that; a handle dropped
+  // without free() is freed once it is garbage-collected (a safety net, at the runtime's pace).
+  const registries = new Map();
+  const engineObject = (freeFn, id, gone) => {
+    if (!registries.has(freeFn)) registries.set(freeFn, new FinalizationRegistry((x) => { M[freeFn](x); }));
+    const registry = registries.get(freeFn);
+    let freed = false, token = null;
+    return {
+      alive(name) { if (freed) fail('BadArgument', `${name}: ${gone}`); },
+      free() {
+        if (freed) return;
+        freed = true;
+        if (token) registry.unregister(token);
+        call(freeFn, id);
+      },
+      track(handle) { token = handle; registry.register(handle, id, handle); return handle; },
+    };
+  };
 
   const api = Object.freeze({
     attention(args) {
@@ -337,12 +351,12 @@ function makeApi(M) {
       });
       const id = call('storeKeyValues', k, v);
       const S = k.rows, dk = k.cols;  // not k itself: the handle must not keep the caller's buffer alive
-      let released = false;
-      const handle = Object.freeze({
+      const stored = engineObject('releaseKeyValues', id, 'these keys and values were released');
+      return stored.track(Object.freeze({
         rows: S,
         attention(a) {
           const fn = 'attention';
-          if (released) fail('BadArgument', `${fn}: these keys and values were released`);
+          stored.alive(fn);
           const [q, o] = readArgs(fn, () => {
             const opts = options(fn, a, ['q', ...ATTENTION_OPTIONS]);
             const qm = matrix(fn, 'q', opts.q);
@@ -352,15 +366,8 @@ function makeApi(M) {
           });
           return call('attentionStored', id, q, o);
         },
-        release() {
-          if (released) return;
-          released = true;
-          unreleased.unregister(handle);
-          call('releaseKeyValues', id);
-        },
-      });
-      unreleased.register(handle, id, handle);
-      return handle;
+        release() { stored.free(); },
+      }));
     },
 
     /**
@@ -418,10 +425,8 @@ function makeApi(M) {
       });
       const [headsKv, dk, dv, window] = a;
       const id = call('createKvCache', ...a);
-      let deleted = false;
-      const alive = (name) => {
-        if (deleted) fail('BadArgument', `${name}: this key/value cache was deleted`);
-      };
+      const cache = engineObject('deleteKvCache', id, 'this key/value cache was deleted');
+      const alive = (name) => cache.alive(name);
       // k (H_kv·n, dk) and v (H_kv·n, dv) for this cache; returns n
       const kvRows = (name, k, v) => {
         if (k.cols !== dk || v.cols !== dv)
@@ -430,7 +435,7 @@ function makeApi(M) {
           fail('ShapeMismatch', `${name}: k has ${k.rows} rows but v has ${v.rows}; one value row per key row`);
         return perHead(name, 'k', k, headsKv, 'key/value heads');
       };
-      const handle = Object.freeze({
+      return cache.track(Object.freeze({
         headsKv, dk, dv, window,
         /** Appends a prompt's rows; with q (H_q·n, dk) also returns its causal multi-head attention (empty cache only). */
         prefill(p) {
@@ -480,15 +485,8 @@ function makeApi(M) {
           alive('bytes');
           return call('kvCacheInfo', id).bytes;
         },
-        delete() {
-          if (deleted) return;
-          deleted = true;
-          undeletedCaches.unregister(handle);
-          call('deleteKvCache', id);
-        },
-      });
-      undeletedCaches.register(handle, id, handle);
-      return handle;
+        delete() { cache.free(); },
+      }));
     },
 
     /**

@@ -3,6 +3,7 @@
 // the flashcard on screen, answer quiz questions, commit a guess, import a file.
 import assert from 'node:assert/strict';
 import { byTestId, normaliseText, toLatinDigits } from './helpers.mjs';
+import { numberLocale } from '../../web/js/languages.mjs';
 import { waitPage } from './lesson-helpers.mjs';
 
 export const KEY = 'attn-lesson.progress';   // web/js/store/progress.mjs
@@ -16,10 +17,11 @@ export async function reload(page) {
 
 // Type a number the way a learner of this edition would (page digits, ٫).
 export function typed(lang, x) {
-  const loc = lang === 'ar' ? 'ar-u-nu-arab' : 'fa';
-  return new Intl.NumberFormat(loc, { maximumFractionDigits: 6, useGrouping: false }).format(x);
+  return new Intl.NumberFormat(numberLocale(lang), { maximumFractionDigits: 6, useGrouping: false }).format(x);
 }
 
+// The exercise on screen, and its answer computed in the page by the engine module itself
+// through the exercise's generator (same id, same seed).
 export async function currentExercise(page) {
   const card = byTestId(page, 'practice-exercise');
   await page.waitForFunction((el) => el.dataset.state === 'ready' && el.dataset.seed, await card.elementHandle(), { timeout: 15000 });
@@ -29,7 +31,7 @@ export async function currentExercise(page) {
     const { loadEngine } = await import('/js/engine.mjs');
     const { EXERCISES } = await import('/js/practice/generators.mjs');
     const q = await EXERCISES[id].generate(seed, await loadEngine());
-    return { answer: q.answer };
+    return { answer: q.answer, tolerance: q.tolerance, percentOk: q.percentOk };
   }, [id, seed]);
   return { id, seed, ...q };
 }

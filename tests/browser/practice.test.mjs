@@ -10,12 +10,11 @@ import {
   launch, assertNoIssues, byTestId, parseVisibleNumber, normaliseText, axeViolations, formatAxe, LANGS,
 } from './helpers.mjs';
 import { openPractice, waitPage, DIGITS } from './lesson-helpers.mjs';
-import { answerQuiz } from './practice-helpers.mjs';
+import { answerQuiz, currentExercise, typed, reload, text, storeData, KEY } from './practice-helpers.mjs';
 import { newPage, url } from './helpers.mjs';
 
 const T = { timeout: 60000 };
 // web/js/store/progress.mjs
-const KEY = 'attn-lesson.progress';
 const BACKUP_KEY = 'attn-lesson.progress.backup';
 const FORMAT = 'attn-lesson-progress';
 
@@ -38,37 +37,8 @@ async function freshPractice(lang, query = '') {
   return page;
 }
 
-async function reload(page) {
-  await page.reload({ waitUntil: 'load' });
-  await waitPage(page, 'practice');
-}
-
-const text = async (loc) => normaliseText(await loc.first().textContent());
 const tr = (page, key, params) => page.evaluate(([k, p]) => window.__practice.ctx.t(k, p), [key, params]);
 const saved = (page) => page.evaluate((k) => localStorage.getItem(k), KEY);
-const storeData = (page) => page.evaluate(() => JSON.parse(JSON.stringify(window.__practice.store.get())));
-
-// The exercise on screen, and its answer computed in the page by the engine
-// module itself through the exercise's generator (same id, same seed).
-async function currentExercise(page) {
-  const card = byTestId(page, 'practice-exercise');
-  await page.waitForFunction((el) => el.dataset.state === 'ready' && el.dataset.seed, await card.elementHandle(), { timeout: 15000 });
-  const id = await card.getAttribute('data-id');
-  const seed = Number(await card.getAttribute('data-seed'));
-  const q = await page.evaluate(async ([id, seed]) => {
-    const { loadEngine } = await import('/js/engine.mjs');
-    const { EXERCISES } = await import('/js/practice/generators.mjs');
-    const q = await EXERCISES[id].generate(seed, await loadEngine());
-    return { answer: q.answer, tolerance: q.tolerance, percentOk: q.percentOk };
-  }, [id, seed]);
-  return { id, seed, ...q };
-}
-
-// Type an answer the way a learner of this edition would (page digits, ٫).
-function typed(lang, x) {
-  const loc = lang === 'ar' ? 'ar-u-nu-arab' : 'fa';
-  return new Intl.NumberFormat(loc, { maximumFractionDigits: 6, useGrouping: false }).format(x);
-}
 
 async function answer(page, value) {
   const input = byTestId(page, 'practice-answer-input');

@@ -52,6 +52,7 @@
 import { createEnginePool, estimateRemainingMs } from '../engine-pool.mjs';
 import { select, checkbox, intField, controlRow } from '../widgets/controls.mjs';
 import { simpleTable } from '../widgets/table.mjs';
+import { longRun } from '../widgets/long-run.mjs';
 import { fold } from '../widgets/fold.mjs';
 import { h, setT, serial } from '../dom.mjs';
 import { oneOf, intIn } from '../state.mjs';
@@ -363,8 +364,6 @@ async function atScale(root, ctx, st) {
     setT(ctx, budgetP, 's8.big.budget', { def: bytes(await engine.memoryBudget()) });
   } catch { /* the paragraph stays empty; the run still works */ }
 
-  let running = false;
-  let abort = null;          // AbortController of the run in progress
   const history = [];        // finished runs, newest last
 
   function drawHistory() {
@@ -394,134 +393,130 @@ async function atScale(root, ctx, st) {
   const setState = (node, s) => { node.dataset.state = s; };
   const clearData = (node) => { for (const k of Object.keys(node.dataset)) if (k !== 'testid') delete node.dataset[k]; };
 
-  async function run() {
-    if (running) return;
-    running = true;
+  // the run in progress: its pool, its clock, and which path it is on (what a failure reports)
+  let pool = null, ticker = null, phase = 'mat';
+  async function run(signal) {
     const n = st.bigN, causal = st.bigCausal;
-    const ac = new AbortController();
-    abort = ac;
-    runBtn.disabled = true; cancelBtn.disabled = false; nCtl.input.disabled = true; causalCtl.input.disabled = true;
     prog.value = 0;
     resultBox.hidden = true; resultBox.textContent = '';
     clearData(matStatus); clearData(chunkStatus);
     clockRow.hidden = true;
     setState(chunkStatus, 'waiting');
     setT(ctx, chunkStatus, 's8.big.chunkWaiting');
-    const pool = createEnginePool();
+    pool = createEnginePool();
     const row = { n, causal };
-    let ticker = null;
-    let phase = 'mat';
-    try {
-      // ---- 1. the materialized path: one engine, the whole n×n matrix, the real budget
-      const m = await askMaterialized(engine, pool, { n, causal }, {
-        signal: ac.signal,
-        onAsking: (need) => {
-          Object.assign(matStatus.dataset, { n, need });
-          setState(matStatus, 'running');
-          setT(ctx, matStatus, 's8.big.matAsking', { n: fmt(n) });
-        },
-      });
-      const { need } = m;
-      row.need = need;
-      if (m.refused) {
-        row.refused = true;
-        matStatus.dataset.budget = m.budget;
-        setT(ctx, matStatus, 's8.big.refused', { n: fmt(n), need: bytes(need), budget: bytes(m.budget) });
-        setState(matStatus, 'refused');
-      } else {
-        row.matMs = m.ms;
-        matStatus.dataset.ms = m.ms;
-        setT(ctx, matStatus, 's8.big.matDone', { sec: sec1(m.ms), need: bytes(need) });
-        setState(matStatus, 'done');
-      }
+    phase = 'mat';
+    // ---- 1. the materialized path: one engine, the whole n×n matrix, the real budget
+    const m = await askMaterialized(engine, pool, { n, causal }, {
+      signal,
+      onAsking: (need) => {
+        Object.assign(matStatus.dataset, { n, need });
+        setState(matStatus, 'running');
+        setT(ctx, matStatus, 's8.big.matAsking', { n: fmt(n) });
+      },
+    });
+    const { need } = m;
+    row.need = need;
+    if (m.refused) {
+      row.refused = true;
+      matStatus.dataset.budget = m.budget;
+      setT(ctx, matStatus, 's8.big.refused', { n: fmt(n), need: bytes(need), budget: bytes(m.budget) });
+      setState(matStatus, 'refused');
+    } else {
+      row.matMs = m.ms;
+      matStatus.dataset.ms = m.ms;
+      setT(ctx, matStatus, 's8.big.matDone', { sec: sec1(m.ms), need: bytes(need) });
+      setState(matStatus, 'done');
+    }
 
-      // ---- 2. the chunked path through the pool
-      phase = 'chunk';
-      setState(chunkStatus, 'running');
-      setT(ctx, chunkStatus, 's8.big.chunkRunning', { done: fmt(0), total: fmt(n) });
-      const t0 = performance.now();
-      let last = { done: 0, total: n, workDone: 0, workTotal: 1 };
-      const tick = () => {
-        const el = performance.now() - t0;
-        elapsedEl.dataset.ms = String(Math.round(el));
-        setT(ctx, elapsedEl, 's8.big.elapsed', { sec: sec0(el) });
-        const left = estimateRemainingMs({ elapsedMs: el, workDone: last.workDone, workTotal: last.workTotal });
-        if (left == null) { delete etaEl.dataset.ms; setT(ctx, etaEl, 's8.big.etaUnknown'); }
-        else { etaEl.dataset.ms = String(Math.round(left)); setT(ctx, etaEl, 's8.big.eta', { sec: sec0(Math.max(1000, left)) }); }
-      };
-      clockRow.hidden = false;
-      tick();
-      ticker = setInterval(tick, 1000);
-      // one task per query tile (runChunked): with the pool's default of 16 tasks per worker,
-      // 4,096 rows at n = 131,072, the first update came after the most expensive sixteenth
-      // of a worker's share
-      const r = await runChunked(pool, { n, causal }, {
-        signal: ac.signal,
-        onProgress: (p) => {
-          if (!('firstDone' in chunkStatus.dataset)) {
-            chunkStatus.dataset.firstDone = String(p.done);
-            chunkStatus.dataset.firstMs = String(Math.round(performance.now() - t0));
-          }
-          last = p;
-          prog.value = p.done / p.total;
-          setT(ctx, chunkStatus, 's8.big.chunkRunning', { done: fmt(p.done), total: fmt(p.total) });
-          tick();
-        },
-      });
-      clearInterval(ticker); ticker = null;
-      tick();
-      delete etaEl.dataset.ms;
-      etaEl.textContent = '';
-      prog.value = 1;
-      const { gflops, maxDiff } = r;
-      Object.assign(row, { ms: r.ms, gflops, scratch: r.scratch, workers: r.workers });
-      Object.assign(chunkStatus.dataset, {
-        n, d: r.d, causal, workers: r.workers, ms: r.ms, gflops, scratch: r.scratch, heap: r.heap,
-        checksum: r.checksum, maxdiff: maxDiff,
-      });
-      setT(ctx, chunkStatus, causal ? 's8.big.chunkDone' : 's8.big.chunkDoneFull', {
-        sec: sec1(r.ms), w: fmt(r.workers), gflops: fmt(gflops, { maximumFractionDigits: 1 }),
-      });
-      setState(chunkStatus, 'done');
-      const rows = r.checks.map((c) => fmt(c.row + 1));   // engine rows are 0-based; prose counts from 1
-      resultBox.append(
-        h('p', {}, ctx.tNode('s8.big.check', {
-          r1: rows[0], r2: rows[1] ?? rows[0], r3: rows[2] ?? rows[0], diff: fmt(maxDiff, { maximumSignificantDigits: 2 }),
+    // ---- 2. the chunked path through the pool
+    phase = 'chunk';
+    setState(chunkStatus, 'running');
+    setT(ctx, chunkStatus, 's8.big.chunkRunning', { done: fmt(0), total: fmt(n) });
+    const t0 = performance.now();
+    let last = { done: 0, total: n, workDone: 0, workTotal: 1 };
+    const tick = () => {
+      const el = performance.now() - t0;
+      elapsedEl.dataset.ms = String(Math.round(el));
+      setT(ctx, elapsedEl, 's8.big.elapsed', { sec: sec0(el) });
+      const left = estimateRemainingMs({ elapsedMs: el, workDone: last.workDone, workTotal: last.workTotal });
+      if (left == null) { delete etaEl.dataset.ms; setT(ctx, etaEl, 's8.big.etaUnknown'); }
+      else { etaEl.dataset.ms = String(Math.round(left)); setT(ctx, etaEl, 's8.big.eta', { sec: sec0(Math.max(1000, left)) }); }
+    };
+    clockRow.hidden = false;
+    tick();
+    ticker = setInterval(tick, 1000);
+    // one task per query tile (runChunked): with the pool's default of 16 tasks per worker,
+    // 4,096 rows at n = 131,072, the first update came after the most expensive sixteenth
+    // of a worker's share
+    const r = await runChunked(pool, { n, causal }, {
+      signal,
+      onProgress: (p) => {
+        if (!('firstDone' in chunkStatus.dataset)) {
+          chunkStatus.dataset.firstDone = String(p.done);
+          chunkStatus.dataset.firstMs = String(Math.round(performance.now() - t0));
+        }
+        last = p;
+        prog.value = p.done / p.total;
+        setT(ctx, chunkStatus, 's8.big.chunkRunning', { done: fmt(p.done), total: fmt(p.total) });
+        tick();
+      },
+    });
+    clearInterval(ticker); ticker = null;
+    tick();
+    delete etaEl.dataset.ms;
+    etaEl.textContent = '';
+    prog.value = 1;
+    const { gflops, maxDiff } = r;
+    Object.assign(row, { ms: r.ms, gflops, scratch: r.scratch, workers: r.workers });
+    Object.assign(chunkStatus.dataset, {
+      n, d: r.d, causal, workers: r.workers, ms: r.ms, gflops, scratch: r.scratch, heap: r.heap,
+      checksum: r.checksum, maxdiff: maxDiff,
+    });
+    setT(ctx, chunkStatus, causal ? 's8.big.chunkDone' : 's8.big.chunkDoneFull', {
+      sec: sec1(r.ms), w: fmt(r.workers), gflops: fmt(gflops, { maximumFractionDigits: 1 }),
+    });
+    setState(chunkStatus, 'done');
+    const rows = r.checks.map((c) => fmt(c.row + 1));   // engine rows are 0-based; prose counts from 1
+    resultBox.append(
+      h('p', {}, ctx.tNode('s8.big.check', {
+        r1: rows[0], r2: rows[1] ?? rows[0], r3: rows[2] ?? rows[0], diff: fmt(maxDiff, { maximumSignificantDigits: 2 }),
+      })),
+      s8Fold(ctx, 'run',
+        h('p', {}, ctx.tNode('s8.big.scratch', {
+          scratch: bytes(r.scratch), full: bytes(need),
+          ratio: fmt(need / Math.max(1, r.scratch), { maximumFractionDigits: 0 }), inputs: bytes(3 * n * r.d * 4),
         })),
-        s8Fold(ctx, 'run',
-          h('p', {}, ctx.tNode('s8.big.scratch', {
-            scratch: bytes(r.scratch), full: bytes(need),
-            ratio: fmt(need / Math.max(1, r.scratch), { maximumFractionDigits: 0 }), inputs: bytes(3 * n * r.d * 4),
-          })),
-          h('p', {}, ctx.tNode('s8.big.checksum', { count: fmt(n * r.d), sum: fmt(r.checksum, { maximumFractionDigits: 4 }) }))),
-      );
-      resultBox.hidden = false;
-      history.push(row);
-      drawHistory();
-    } catch (err) {
-      const node = phase === 'mat' ? matStatus : chunkStatus;
-      if (err && err.code === 'Cancelled') {
-        setT(ctx, node, 's8.big.cancelled');
-        setState(node, 'cancelled');
-        if (phase === 'mat') { setT(ctx, chunkStatus, 's8.big.idle'); setState(chunkStatus, 'cancelled'); }
-      } else {
-        console.error('s8 at scale', err);
-        node.textContent = '';
-        node.append(ctx.errorNode(err));
-        setState(node, 'failed');
-        if (phase === 'mat') { setT(ctx, chunkStatus, 's8.big.idle'); setState(chunkStatus, 'failed'); }
-      }
-    } finally {
+        h('p', {}, ctx.tNode('s8.big.checksum', { count: fmt(n * r.d), sum: fmt(r.checksum, { maximumFractionDigits: 4 }) }))),
+    );
+    resultBox.hidden = false;
+    history.push(row);
+    drawHistory();
+  }
+  // Either outcome leaves the path that was running marked, and the chunked path (not yet
+  // started when the materialized one stopped) idle with the same state.
+  const stopped = (state, show) => {
+    const node = phase === 'mat' ? matStatus : chunkStatus;
+    show(node);
+    setState(node, state);
+    if (phase === 'mat') { setT(ctx, chunkStatus, 's8.big.idle'); setState(chunkStatus, state); }
+  };
+  longRun({
+    runBtn, cancelBtn, inputs: [nCtl.input, causalCtl.input],
+    start: run,
+    cancelled: () => stopped('cancelled', (node) => setT(ctx, node, 's8.big.cancelled')),
+    failed: (err) => {
+      console.error('s8 at scale', err);
+      stopped('failed', (node) => { node.textContent = ''; node.append(ctx.errorNode(err)); });
+    },
+    always: () => {
       if (ticker) clearInterval(ticker);
+      ticker = null;
       // no estimate outlives its run (after a cancel it said "estimating…" for good)
       delete etaEl.dataset.ms;
       etaEl.textContent = '';
-      pool.terminate();
-      abort = null;
-      running = false;
-      runBtn.disabled = false; cancelBtn.disabled = true; nCtl.input.disabled = false; causalCtl.input.disabled = false;
-    }
-  }
-  runBtn.addEventListener('click', run);
-  cancelBtn.addEventListener('click', () => { if (running && abort) abort.abort(); });
+      if (pool) pool.terminate();
+      pool = null;
+    },
+  });
 }

@@ -25,6 +25,7 @@ import { createHeatmap } from '../widgets/heatmap.mjs';
 import { createChart } from '../widgets/chart.mjs';
 import { checkbox, intField, select, controlRow } from '../widgets/controls.mjs';
 import { simpleTable } from '../widgets/table.mjs';
+import { longRun } from '../widgets/long-run.mjs';
 import { createEnginePool, checkRowsFor } from '../engine-pool.mjs';
 import { cite } from '../references.mjs';
 import { h, setT, serial } from '../dom.mjs';
@@ -160,7 +161,6 @@ export async function mount(root, ctx) {
     h('div', { class: 'experiment-result big-run' }, runStatus, chart.el, tableSlot),
     h('p', { class: 'note' }, ctx.tNode('window.run.measured')));
 
-  let running = false, abort = null;
   const rows = [];
   function draw() {
     chart.el.hidden = !rows.length;   // empty axes before the first run say nothing
@@ -180,68 +180,60 @@ export async function mount(root, ctx) {
     tableSlot.append(t);
   }
 
-  async function run() {
-    if (running) return;
-    running = true;
-    const ac = new AbortController();
-    abort = ac;
+  let pool = null;
+  async function series(signal) {
     const w = st.runW, sizes = runSizes(st.runMax);
-    runBtn.disabled = true; cancelBtn.disabled = false; runWCtl.input.disabled = true; maxCtl.input.disabled = true;
     rows.length = 0;
     draw();
     prog.value = 0;
     runStatus.dataset.state = 'running';
-    const pool = createEnginePool();
-    try {
-      // progress: visible pairs done over the series' total (full and windowed runs of every size)
-      const work = [];
-      for (const n of sizes) work.push(await predictRatio(engine, { n, w }));
-      const total = work.reduce((s, p) => s + p.causal + p.windowed, 0);
-      let before = 0;
-      for (const [i, n] of sizes.entries()) {
-        const one = async (window, pairs) => {
-          setT(ctx, runStatus, window ? 'window.run.runningWin' : 'window.run.runningFull', { n: fmt(n), w: fmt(w) });
-          const args = { n, d: RUN_D, seed: RUN_SEED, causal: true, variant: 'chunked', blockQ: RUN_BLOCK, blockK: RUN_BLOCK };
-          if (window) args.window = window;
-          const r = await pool.attentionSeeded(args, {
-            signal: ac.signal, checkRows: checkRowsFor(n),
-            onProgress: (p) => { prog.value = (before + pairs * (p.workDone / Math.max(1, p.workTotal))) / total; },
-          });
-          before += pairs;
-          prog.value = before / total;
-          return r;
-        };
-        const full = await one(0, work[i].causal);
-        const win = await one(w, work[i].windowed);
-        const maxDiff = Math.max(...full.checks.map((c) => c.maxAbsDiff), ...win.checks.map((c) => c.maxAbsDiff));
-        rows.push({ n, w, fullMs: full.ms, winMs: win.ms, predicted: work[i].ratio, maxDiff });
-        draw();
-      }
-      prog.value = 1;
-      runStatus.dataset.state = 'done';
-      const lastRow = rows[rows.length - 1];
-      setT(ctx, runStatus, 'window.run.done', {
-        n: fmt(lastRow.n), w: fmt(w), ratio: fmt(lastRow.winMs / lastRow.fullMs, { maximumSignificantDigits: 2 }),
-        predicted: fmt(lastRow.predicted, { maximumSignificantDigits: 2 }),
-        diff: fmt(Math.max(...rows.map((r) => r.maxDiff)), { maximumSignificantDigits: 2 }),
-      });
-    } catch (err) {
-      if (err && err.code === 'Cancelled') {
-        runStatus.dataset.state = 'cancelled';
-        setT(ctx, runStatus, 'window.run.cancelled');
-      } else {
-        console.error('window long run', err);
-        runStatus.dataset.state = 'failed';
-        runStatus.textContent = '';
-        runStatus.append(ctx.errorNode(err));
-      }
-    } finally {
-      pool.terminate();
-      abort = null;
-      running = false;
-      runBtn.disabled = false; cancelBtn.disabled = true; runWCtl.input.disabled = false; maxCtl.input.disabled = false;
+    pool = createEnginePool();
+    // progress: visible pairs done over the series' total (full and windowed runs of every size)
+    const work = [];
+    for (const n of sizes) work.push(await predictRatio(engine, { n, w }));
+    const total = work.reduce((s, p) => s + p.causal + p.windowed, 0);
+    let before = 0;
+    for (const [i, n] of sizes.entries()) {
+      const one = async (window, pairs) => {
+        setT(ctx, runStatus, window ? 'window.run.runningWin' : 'window.run.runningFull', { n: fmt(n), w: fmt(w) });
+        const args = { n, d: RUN_D, seed: RUN_SEED, causal: true, variant: 'chunked', blockQ: RUN_BLOCK, blockK: RUN_BLOCK };
+        if (window) args.window = window;
+        const r = await pool.attentionSeeded(args, {
+          signal, checkRows: checkRowsFor(n),
+          onProgress: (p) => { prog.value = (before + pairs * (p.workDone / Math.max(1, p.workTotal))) / total; },
+        });
+        before += pairs;
+        prog.value = before / total;
+        return r;
+      };
+      const full = await one(0, work[i].causal);
+      const win = await one(w, work[i].windowed);
+      const maxDiff = Math.max(...full.checks.map((c) => c.maxAbsDiff), ...win.checks.map((c) => c.maxAbsDiff));
+      rows.push({ n, w, fullMs: full.ms, winMs: win.ms, predicted: work[i].ratio, maxDiff });
+      draw();
     }
+    prog.value = 1;
+    runStatus.dataset.state = 'done';
+    const lastRow = rows[rows.length - 1];
+    setT(ctx, runStatus, 'window.run.done', {
+      n: fmt(lastRow.n), w: fmt(w), ratio: fmt(lastRow.winMs / lastRow.fullMs, { maximumSignificantDigits: 2 }),
+      predicted: fmt(lastRow.predicted, { maximumSignificantDigits: 2 }),
+      diff: fmt(Math.max(...rows.map((r) => r.maxDiff)), { maximumSignificantDigits: 2 }),
+    });
   }
-  runBtn.addEventListener('click', run);
-  cancelBtn.addEventListener('click', () => { if (running && abort) abort.abort(); });
+  longRun({
+    runBtn, cancelBtn, inputs: [runWCtl.input, maxCtl.input],
+    start: series,
+    cancelled: () => {
+      runStatus.dataset.state = 'cancelled';
+      setT(ctx, runStatus, 'window.run.cancelled');
+    },
+    failed: (err) => {
+      console.error('window long run', err);
+      runStatus.dataset.state = 'failed';
+      runStatus.textContent = '';
+      runStatus.append(ctx.errorNode(err));
+    },
+    always: () => { if (pool) pool.terminate(); pool = null; },
+  });
 }
