@@ -39,13 +39,65 @@ export async function launchPhone({ width = 360, height = 780 } = {}) {
   };
 }
 
-// How far the page scrolls sideways: the document's width against the device's.
-export async function pageOverflow(page, width) {
-  const sw = await page.evaluate(() => document.documentElement.scrollWidth);
-  return sw - width;
-}
-
 /** document.documentElement.scrollWidth minus the device width (0 when nothing sticks out). */
 export function overflowPx(page, width) {
   return page.evaluate((w) => document.documentElement.scrollWidth - w, width);
+}
+
+// How wide the page is, and (when too wide) which elements stick out at the device width.
+export async function pageOverflow(page, width) {
+  return page.evaluate((W) => {
+    const sw = document.documentElement.scrollWidth;
+    if (sw <= W) return { sw, offenders: [] };
+    // Hold the root at the device width so the layout is the phone's, then find the
+    // innermost visible elements reaching past either edge and not inside a scroller.
+    const root = document.documentElement;
+    const old = root.style.width;
+    root.style.width = `${W}px`;
+    const scrolls = (el) => {
+      for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
+        const ox = getComputedStyle(a).overflowX;
+        if (ox === 'auto' || ox === 'scroll' || ox === 'hidden' || ox === 'clip') return true;
+      }
+      return false;
+    };
+    const box = root.getBoundingClientRect();   // where the phone's width lies (RTL: at the right)
+    const out = [...document.body.querySelectorAll('*')].filter((el) => {
+      const r = el.getBoundingClientRect();
+      return r.width > 0 && (r.right > box.right + 1 || r.left < box.left - 1) && !scrolls(el);
+    });
+    const inner = out.filter((el) => !out.some((o) => o !== el && el.contains(o)));
+    const describe = (el) => {
+      const r = el.getBoundingClientRect();
+      const tid = el.closest('[data-testid]')?.dataset.testid;
+      return `${el.tagName.toLowerCase()}${el.className && typeof el.className === 'string' ? '.' + el.className.trim().split(/\s+/).join('.') : ''}`
+        + ` in [${tid}] x=${Math.round(r.left - box.left)}..${Math.round(r.right - box.left)}: "${el.textContent.trim().slice(0, 70)}"`;
+    };
+    const offenders = inner.slice(0, 8).map(describe);
+    root.style.width = old;
+    return { sw, offenders };
+  }, width);
+}
+
+// Records each step after which the page is wider than the phone, at each phone width (the
+// same page is resized, so the blocks are used once for both widths); an element that stays
+// on the page keeps it wide, so each offender is named once, at the step that made it.
+export function overflowChecker(page, lang, widths = PHONE_WIDTHS) {
+  const problems = [];
+  const named = new Set();
+  return {
+    problems,
+    async check(step) {
+      for (const width of widths) {
+        await page.setViewportSize({ width, height: 780 });
+        const o = await pageOverflow(page, width);
+        if (o.sw <= width) continue;
+        const fresh = o.offenders.filter((d) => !named.has(d));
+        fresh.forEach((d) => named.add(d));
+        if (fresh.length || !problems.length) {
+          problems.push(`${lang} ${width}px after ${step}: page is ${o.sw} px wide\n    ${fresh.join('\n    ')}`);
+        }
+      }
+    },
+  };
 }

@@ -19,6 +19,7 @@ import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, LANGS, byTestId, newPage, url, screenshot } from './helpers.mjs';
 import { waitPage } from './lesson-helpers.mjs';
+import { overflowChecker } from './phone.mjs';
 
 // Generous: a run uses every block (about 2 minutes on a busy 2-core machine).
 const T = { timeout: 600000 };
@@ -46,64 +47,6 @@ async function launchPhone(width) {
   // newPage() records console errors; it needs these two fields of a launch() result.
   return { context, foreignRequests: [], cspViolations: [], dir,
     async close() { await context.close().catch(() => {}); await rm(dir, { recursive: true, force: true }).catch(() => {}); } };
-}
-
-// How wide the page is, and (when too wide) which elements stick out at the device width.
-async function overflow(page, width) {
-  return page.evaluate((W) => {
-    const sw = document.documentElement.scrollWidth;
-    if (sw <= W) return { sw, offenders: [] };
-    // Hold the root at the device width so the layout is the phone's, then find the
-    // innermost visible elements reaching past either edge and not inside a scroller.
-    const root = document.documentElement;
-    const old = root.style.width;
-    root.style.width = `${W}px`;
-    const scrolls = (el) => {
-      for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
-        const ox = getComputedStyle(a).overflowX;
-        if (ox === 'auto' || ox === 'scroll' || ox === 'hidden' || ox === 'clip') return true;
-      }
-      return false;
-    };
-    const box = root.getBoundingClientRect();   // where the phone's width lies (RTL: at the right)
-    const out = [...document.body.querySelectorAll('*')].filter((el) => {
-      const r = el.getBoundingClientRect();
-      return r.width > 0 && (r.right > box.right + 1 || r.left < box.left - 1) && !scrolls(el);
-    });
-    const inner = out.filter((el) => !out.some((o) => o !== el && el.contains(o)));
-    const describe = (el) => {
-      const r = el.getBoundingClientRect();
-      const tid = el.closest('[data-testid]')?.dataset.testid;
-      return `${el.tagName.toLowerCase()}${el.className && typeof el.className === 'string' ? '.' + el.className.trim().split(/\s+/).join('.') : ''}`
-        + ` in [${tid}] x=${Math.round(r.left - box.left)}..${Math.round(r.right - box.left)}: "${el.textContent.trim().slice(0, 70)}"`;
-    };
-    const offenders = inner.slice(0, 8).map(describe);
-    root.style.width = old;
-    return { sw, offenders };
-  }, width);
-}
-
-// Records each step after which the page is wider than the phone, at each phone width (the
-// same page is resized, so the blocks are used once for both widths); an element that stays
-// on the page keeps it wide, so each offender is named once, at the step that made it.
-function checker(page, lang) {
-  const problems = [];
-  const named = new Set();
-  return {
-    problems,
-    async check(step) {
-      for (const width of WIDTHS) {
-        await page.setViewportSize({ width, height: 780 });
-        const o = await overflow(page, width);
-        if (o.sw <= width) continue;
-        const fresh = o.offenders.filter((d) => !named.has(d));
-        fresh.forEach((d) => named.add(d));
-        if (fresh.length || !problems.length) {
-          problems.push(`${lang} ${width}px after ${step}: page is ${o.sw} px wide\n    ${fresh.join('\n    ')}`);
-        }
-      }
-    },
-  };
 }
 
 async function openFresh(b, lang) {
@@ -246,7 +189,7 @@ describe('practice on a 360 and a 390 px phone', () => {
       assert.equal(await keys.count(), 1, `${lang}: the help is in the page`);
       assert.equal(await keys.isVisible(), false, `${lang}: keyboard shortcuts are not shown on a touch screen`);
 
-      const c = checker(page, lang);
+      const c = overflowChecker(page, lang, WIDTHS);
       await c.check('loading');
       await tryBlock(page, c);
       await page.reload({ waitUntil: 'load' });
