@@ -173,12 +173,26 @@ export function renderMarkup(str, params = {}) {
 
 // Punctuation that must not start a line after an inline formula or isolate ("$W_V$، …").
 const GLUE = /^[،؛:.,)\]»!؟?٪%]+/;
+// An opening bracket at the end of a text run, and the formula or isolate after it.
+const OPEN = /[(\[«]$/;
+// An LTR isolate this short (a term, a name: `multi-query attention`) is set on one line: broken
+// at its own space or hyphen it read «(-multi» … «query attention)» in RTL text.
+const SHORT_ISOLATE = 24;
 
 // "$d_k$ = [dk]" / "$x$ ≈ **[v]**": an equation whose left side is a formula and whose right
 // side is one number. Left to the page's bidi, RTL text would show it mirrored ("۶۴ = d_k"),
 // so the three parts go into one LTR isolate (mathematics reads left to right).
 const REL = /^\s*[=≈<>≤≥]\s*$/;
 const isNumberNode = (n) => n && (n.type === 'ph' || (n.type === 'strong' && n.parts.length === 1 && n.parts[0].type === 'ph'));
+
+// How long a formula's or isolate's source is (a long one must stay free to wrap on a phone).
+const sourceLength = (n) => (n.type === 'math' ? n.s.length
+  : n.parts.reduce((sum, p) => sum + (p.s ?? p.name ?? '').length, 0));
+
+// How many characters an isolate shows (a formula counts as its spoken label: its
+// textContent holds the MathML as well).
+const shownLength = (el) => [...el.childNodes].reduce((sum, c) => sum
+  + ((c.nodeType === 1 && c.getAttribute('aria-label')) || c.textContent).length, 0);
 
 function appendNodes(parent, nodes, params) {
   for (let idx = 0; idx < nodes.length; idx++) {
@@ -192,6 +206,7 @@ function appendNodes(parent, nodes, params) {
       appendNodes(b, [n], params);
       b.append(` ${next.s.trim()} `);
       appendNodes(b, [nodes[idx + 2]], params);
+      if (shownLength(b) <= SHORT_ISOLATE) b.classList.add('ltr-short');
       nodes = [...nodes.slice(0, idx), { type: 'node', node: b }, ...nodes.slice(idx + 3)];
       idx -= 1;
       continue;
@@ -205,6 +220,24 @@ function appendNodes(parent, nodes, params) {
       span.append(glue);
       parent.append(span);
       nodes = [...nodes.slice(0, idx + 1), { type: 'text', s: next.s.slice(glue.length) }, ...nodes.slice(idx + 2)];
+      continue;
+    }
+    const startsEq = next && (next.type === 'math' || next.type === 'code') && nodes[idx + 2]?.type === 'text'
+      && REL.test(nodes[idx + 2].s) && isNumberNode(nodes[idx + 3]);
+    if (n.type === 'text' && next && (next.type === 'math' || next.type === 'code') && OPEN.test(n.s)
+      && !startsEq && sourceLength(next) <= SHORT_ISOLATE) {
+      // "(" stays on the line of the formula it opens: the bracket alone ended a line before
+      parent.append(textDigits({ ...n, s: n.s.slice(0, -1) }));
+      const span = document.createElement('span');
+      span.className = 'nowrap';
+      span.append(n.s.slice(-1));
+      const after = nodes[idx + 2];
+      const close = after && after.type === 'text' ? GLUE.exec(after.s) : null;
+      appendNodes(span, [next], params);
+      if (close) span.append(close[0]);
+      parent.append(span);
+      nodes = [...nodes.slice(0, idx + 2), ...(close ? [{ ...after, s: after.s.slice(close[0].length) }] : []), ...nodes.slice(idx + (close ? 3 : 2))];
+      idx += 1;
       continue;
     }
     if (n.type === 'text') parent.append(textDigits(n));
@@ -224,6 +257,7 @@ function appendNodes(parent, nodes, params) {
       b.dir = 'ltr';
       b.className = 'ltr';
       appendNodes(b, n.parts.map(keepDigits), params);   // float32, fp16: not numbers
+      if (shownLength(b) <= SHORT_ISOLATE) b.classList.add('ltr-short');
       parent.append(b);
     } else if (n.type === 'math') {
       parent.append(renderMath(n.s));
