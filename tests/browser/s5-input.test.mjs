@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { launch, newPage, url, byTestId, LANGS, REPO, normaliseText, toLatinDigits } from './helpers.mjs';
 import { waitLesson } from './lesson-helpers.mjs';
+import { numberLocale } from '../../web/js/languages.mjs';
 
 const T = { timeout: 300000 };   // shared, loaded machine: generous, no timed assertion
 const prose = (lang) => JSON.parse(readFileSync(path.join(REPO, 'build/site/text', `${lang}.json`), 'utf8'));
@@ -30,6 +31,26 @@ const rowParam = (page) => page.evaluate(() => new URLSearchParams(location.sear
 
 for (const lang of LANGS) {
   describe(`s5 input ${lang}`, () => {
+    test(`${lang}: the float32 maximum in the prose is written in the page's digits, and switches with them`, T, async () => {
+      const page = await newPage(b);
+      await page.goto(url(`/${lang}/index.html#s5`), { waitUntil: 'load', timeout: 120000 });
+      await waitLesson(page, 120000);
+      const fmax = byTestId(page, 's5-fmax');
+      await fmax.waitFor();
+      // the largest finite float32 is the bit pattern 0x7f7fffff
+      const dv = new DataView(new ArrayBuffer(4));
+      dv.setUint32(0, 0x7f7fffff);
+      assert.equal(Number(await fmax.getAttribute('data-value')), dv.getFloat32(0));
+      const fmt = (x) => new Intl.NumberFormat(numberLocale(lang)).format(x);
+      assert.equal(normaliseText(await fmax.textContent()), normaliseText(`${fmt(3.4)} × ${fmt(10)}${fmt(38)}`));
+      await byTestId(page, 'latin-digits').evaluate((el) => el.click());   // where it is (digits.test)
+      await page.waitForFunction(() => /^3\.4 × 1038$/.test(document.querySelector('[data-testid="s5-fmax"]').textContent));
+      // the setting is saved for the whole site: back to the page's digits for the next tests
+      await byTestId(page, 'latin-digits').evaluate((el) => el.click());
+      await page.waitForFunction(() => !document.documentElement.classList.contains('latin-digits'));
+      await page.close();
+    });
+
     test(`${lang}: words, commas and counts get the right message; 1,5 is 1.5 as in a matrix cell`, T, async () => {
       const text = prose(lang);
       const page = await newPage(b);

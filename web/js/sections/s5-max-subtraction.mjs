@@ -31,6 +31,8 @@ function decodeRow(s) {
   return v.length >= MIN_LEN && v.length <= MAX_LEN && v.every((x) => Number.isFinite(x) && Math.abs(x) <= MAX_ABS) ? v : null;
 }
 
+const FLOAT32_MAX = (2 - 2 ** -23) * 2 ** 127;
+
 export async function mount(root, ctx) {
   const { engine, state, fmt } = ctx;
   let row = decodeRow(state.get('row', '')) || PRESETS[0];
@@ -42,7 +44,12 @@ export async function mount(root, ctx) {
   // turning the row into one right-to-left run inside the LTR field; parseNumber ignores it.
   const show = (r) => r.map((x) => `${ltrNumber(fmt(x, { useGrouping: false, maximumFractionDigits: 6 }))}\u200e`).join('  ');
 
-  root.append(h('p', { class: 'lead' }, ctx.tNode('s5.lead')), h('p', {}, ctx.tNode('s5.why')));
+  // The largest finite float32, (2 − 2⁻²³)·2¹²⁷, as a reader writes it: 3.4 × 10³⁸ in the
+  // page's digits (inside KaTeX its digits stayed Latin next to the engine's «۸۸٫۷۲۲»).
+  const exp10 = Math.floor(Math.log10(FLOAT32_MAX));
+  const fmax = h('span', { class: 'num', dir: 'ltr', testid: 's5-fmax', 'data-value': String(FLOAT32_MAX) },
+    fmt(FLOAT32_MAX / 10 ** exp10, { maximumFractionDigits: 1 }), ' × ', fmt(10), h('sup', {}, fmt(exp10)));
+  root.append(h('p', { class: 'lead' }, ctx.tNode('s5.lead')), h('p', {}, ctx.tNode('s5.why', { fmax })));
   const thresholdP = h('p', { testid: 's5-threshold' });
   root.append(thresholdP);
 
