@@ -27,6 +27,19 @@ after(async () => { await b?.close(); });
 
 for (const lang of LANGS) {
   describe(`s3 ${lang}`, () => {
+    test(`${lang}: with the mask on, "they agree with the mask too" follows the agreement, not the memory note`, T, async () => {
+      const text = prose(lang);
+      const page = await open(b, lang, '?s3.causal=1#s3');
+      const maxdiff = byTestId(page, 's3-maxdiff');
+      await page.waitForFunction(() => document.querySelector('[data-testid="s3-scratch"]')?.textContent.trim());
+      const note = head(text['s3.causalNote']);
+      assert.ok(normaliseText(await maxdiff.textContent()).includes(note), 'the causal note is in the agreement paragraph');
+      assert.ok(!normaliseText(await byTestId(page, 's3-scratch').textContent()).includes(note), 'and not in the memory note');
+      await byTestId(page, 's3-causal').uncheck();
+      await page.waitForFunction((n) => !document.querySelector('[data-testid="s3-maxdiff"]').textContent.replace(/\s+/g, ' ').includes(n), note);
+      await page.close();
+    });
+
     test(`${lang}: the loop's row is a visible band at n = 128, 512, 2048`, T, async () => {
       for (const n of [128, 512, 2048]) {
         const page = await open(b, lang, `?s3.n=${n}#s3`);

@@ -263,7 +263,10 @@ export async function mount(root, ctx) {
 
     const diffNode = el('strong', 'num', sci(maxDiff));
     diffNode.dataset.value = String(maxDiff);
-    patch(agree, tNode(maxDiff < 1e-5 ? 's3.agree' : 's3.disagree', { diff: diffNode, n, d: data.v.cols }));
+    const agreed = maxDiff < 1e-5;
+    // with the mask on, "they agree with the mask too" belongs with the agreement, not the memory
+    patch(agree, tNode(agreed ? 's3.agree' : 's3.disagree', { diff: diffNode, n, d: data.v.cols }),
+      ...(agreed && causal ? [' ', tNode('s3.causalNote')] : []));
 
     // one row of the engine's n×n figure: what the loop holds of the scores
     const rowBytes = bytes32 / n;
@@ -273,11 +276,9 @@ export async function mount(root, ctx) {
     }));
     renderMemory(rowBytes, bytes32, loopRes.scratchBytes, matRes.scratchBytes);
     const loopMore = loopRes.scratchBytes > matRes.scratchBytes;
-    const scratch = [tNode(loopMore ? 's3.mem.loopMore' : 's3.mem.matrixMore', {
+    patch(scratchP, tNode(loopMore ? 's3.mem.loopMore' : 's3.mem.matrixMore', {
       ratio: fmt(matRes.scratchBytes / loopRes.scratchBytes, { maximumFractionDigits: 1 }),
-    })];
-    if (causal) scratch.push(' ', tNode('s3.causalNote'));
-    patch(scratchP, ...scratch);
+    }));
   }
 
   // Two things are counted, and they are labelled apart (issue 12, item 3): the scores each
