@@ -110,6 +110,15 @@ struct Inputs {
   std::vector<std::uint8_t> mask;
 };
 
+// The scalar reference on one head's inputs, weights included: what each head of a fast
+// multi-head, prefill or decode result is compared with.
+attn::AttentionResult reference_of(const Inputs& one) {
+  attn::AttentionOptions ro = one.opt;
+  ro.variant = attn::Variant::Reference;
+  ro.return_weights = true;
+  return attn::attention(one.q.view(), one.k.view(), one.v.view(), ro);
+}
+
 // True when some float32 step could overflow, judged here on its own (in
 // double, per pair, not with the engine's bound): scale·q, a partial sum of
 // q·k scaled or not, or the un-normalised sum of up to S value rows. Float32
@@ -491,10 +500,7 @@ void fuzz_heads(Reader& r) {
       one.k = rows_of(in.k, (h / G) * S, S);
       one.v = rows_of(in.v, (h / G) * S, S);
       one.opt = in.opt;
-      attn::AttentionOptions ro = in.opt;
-      ro.variant = attn::Variant::Reference;
-      ro.return_weights = true;
-      const attn::AttentionResult ref = attn::attention(one.q.view(), one.k.view(), one.v.view(), ro);
+      const attn::AttentionResult ref = reference_of(one);
       attn::AttentionResult got;
       got.out = rows_of(mh->out, h * L, L);
       got.masked_rows = mh->masked_rows[h];
@@ -541,10 +547,7 @@ void fuzz_heads(Reader& r) {
         one.v = rows_of(vp, (h / G) * prompt, prompt);
         one.opt = po;
         one.opt.causal = true;
-        attn::AttentionOptions ro = one.opt;
-        ro.variant = attn::Variant::Reference;
-        ro.return_weights = true;
-        const attn::AttentionResult ref = attn::attention(one.q.view(), one.k.view(), one.v.view(), ro);
+        const attn::AttentionResult ref = reference_of(one);
         attn::AttentionResult got;
         got.out = rows_of(pre->out, h * prompt, prompt);
         got.masked_rows = pre->masked_rows[h];
@@ -581,9 +584,7 @@ void fuzz_heads(Reader& r) {
       one.q = rows_of(q, h, 1);
       one.k = rows_of(in.k, (h / G) * S + first, t + 1 - first);
       one.v = rows_of(in.v, (h / G) * S + first, t + 1 - first);
-      attn::AttentionOptions ro;
-      ro.variant = attn::Variant::Reference;
-      const attn::AttentionResult ref = attn::attention(one.q.view(), one.k.view(), one.v.view(), ro);
+      const attn::AttentionResult ref = reference_of(one);
       attn::AttentionResult got;
       got.out = rows_of(out->out, h, 1);
       compare(one, ref, got, false, scale);
