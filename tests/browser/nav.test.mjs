@@ -99,6 +99,18 @@ for (const lang of LANGS) {
       const gap = await page.evaluate(() => document.getElementById('s5-h').getBoundingClientRect().top
         - document.querySelector('[data-testid="where-bar"]').getBoundingClientRect().bottom);
       assert.ok(gap >= 0, `the heading is not under the bar (gap ${gap} px)`);
+      // every section has the margin, not only those whose id starts with "s" (chapters 10-12
+      // and the sources lacked it, and their rule and gap above)
+      for (const id of ['heads', 'kvcache', 'refs']) {
+        await page.evaluate((id) => { location.hash = `#${id}`; }, id);
+        await page.waitForFunction((id) => document.querySelector('[data-testid="where-bar"]').dataset.section === id, id);
+        const g = await page.evaluate((id) => ({
+          gap: document.getElementById(`${id}-h`).getBoundingClientRect().top - document.querySelector('[data-testid="where-bar"]').getBoundingClientRect().bottom,
+          rule: getComputedStyle(document.getElementById(id)).borderTopStyle,
+        }), id);
+        assert.ok(g.gap >= 0, `#${id}: the heading is not under the bar (gap ${g.gap} px)`);
+        assert.equal(g.rule, 'solid', `#${id}: a rule above the section, as above every other`);
+      }
       const ax = await axeViolations(page, { include: '[data-testid="where-bar"]' });
       assert.deepEqual(ax, [], formatAxe(ax));
 
