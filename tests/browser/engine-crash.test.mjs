@@ -76,6 +76,30 @@ for (const lang of LANGS) {
     await page.close();
   });
 
+  test(`${lang}: after a crash the section offers to compute again, and does so on the new worker with the inputs kept`, T, async () => {
+    const page = await open(lang, '?s2.causal=1#s2');
+    const causalUpper = await upper(page);
+    await page.evaluate(() => { const e = window.__lesson.engine; e.stallMs = 1500; e.worker.terminate(); });
+    await byTestId(page, 's2-causal').uncheck();   // computed on the dead worker: fails
+    await byTestId(page, 's2-recompute').waitFor({ timeout: 20000 });
+    assert.match((await statusText(page)).trim(), MESSAGE[lang].section);
+    assert.deepEqual(await upper(page), causalUpper, 'nothing recomputed yet');
+    const search = await page.evaluate(() => location.search);
+    await byTestId(page, 's2-recompute').click();
+    await page.waitForFunction(() => document.querySelector('#s2')?.dataset.state === 'ready'
+      && document.querySelector('[data-testid="s2-status"]')?.textContent.trim() === '', null, { timeout: 20000 });
+    // (before reading the heatmaps: reading one opens its data table)
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 's2-h', 'focus on the section heading');
+    const recomputed = await waitChange(() => upper(page), causalUpper);
+    assert.ok(recomputed.some((x) => x > 0), 'computed without the mask, as the learner last set it');
+    assert.equal(await byTestId(page, 's2-causal').isChecked(), false, 'the input is as the learner left it');
+    assert.equal(await page.evaluate(() => location.search), search, 'the URL state is unchanged');
+    assert.equal(await byTestId(page, 's2-recompute').count(), 0, 'the offer is gone');
+    assert.equal(await page.locator('#s2 > h2').count(), 1, 'one heading');
+    assertNoIssues(page, { allowConsole: ALLOW });
+    await page.close();
+  });
+
   test(`${lang}: an uncaught error and a WebAssembly trap in the worker are noticed; the engine answers after`, T, async () => {
     const page = await open(lang);
     for (const kind of ['throw', 'trap']) {

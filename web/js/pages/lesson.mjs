@@ -58,9 +58,37 @@ function trackState(sectionId, st) {
 }
 
 function makeCtx(sectionId, settings, engine) {
-  return Object.assign(baseCtx(settings, { unitKey: 'site.unit', errorNode }), {
+  // A section whose call met a crashed worker offers to compute again on the new one
+  const sectionError = (err, key) => {
+    const p = errorNode(err, key);
+    if (err && err.code === 'EngineCrashed') p.append(' ', recomputeButton(sectionId, settings, engine));
+    return p;
+  };
+  return Object.assign(baseCtx(settings, { unitKey: 'site.unit', errorNode: sectionError }), {
     section: sectionId, engine, ltrExpr, state: trackState(sectionId, scoped(sectionId)),
   });
+}
+
+// After a crash the engine has a new worker, but the section computed nothing since. The
+// button builds the section again from its URL state (every input a learner set is there), so
+// it computes on the new worker; focus goes to the section's heading, as after a jump.
+function recomputeButton(sectionId, settings, engine) {
+  const b = document.createElement('button');
+  b.type = 'button';
+  b.className = 'btn btn-secondary';
+  b.dataset.testid = `${sectionId}-recompute`;
+  b.textContent = t('site.recompute');
+  b.addEventListener('click', async () => {
+    const root = document.getElementById(sectionId);
+    const heading = root && root.querySelector(':scope > h2');
+    if (!heading) return;
+    b.disabled = true;
+    root.replaceChildren(heading);
+    heading.tabIndex = -1;
+    heading.focus({ preventScroll: true });
+    await mountSection(SECTIONS.find((s) => s.id === sectionId), settings, engine);
+  });
+  return b;
 }
 
 // A table wider than the screen scrolls inside its .table-scroll wrapper; keyboard users

@@ -253,6 +253,7 @@ export async function mount(root, ctx) {
 
   // a language switch or another tab may change the shared keys
   window.addEventListener('statechange', () => {
+    if (!hkvCtl.input.isConnected) return;   // this section was built again (a recompute after a crash)
     const v = state.get('hkv', 2);
     if (hkvChoices.includes(v) && v !== st.hkv) { st.hkv = v; hkvCtl.value = v; render(); }
   });

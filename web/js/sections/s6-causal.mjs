@@ -166,6 +166,7 @@ export async function mount(root, ctx) {
 
   // Other pages/sections may flip the shared key (e.g. a language switch keeps the URL).
   window.addEventListener('statechange', () => {
+    if (!causalCtl.input.isConnected) return;   // this section was built again (a recompute after a crash)
     const c = state.get('causal', true);
     if (c !== st.causal) { st.causal = c; causalCtl.checked = c; refresh(); }
   });
