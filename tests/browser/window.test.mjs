@@ -89,13 +89,15 @@ for (const lang of ['fa', 'ar']) {
 
   test(`${lang}: the keys each row sees are counted with the noun that agrees with the count`, T, async () => {
     // Arabic: 1 مفتاحًا واحدًا, 2 مفتاحين, 3–10 "n مفاتيح", 11–99 "n مفتاحًا"; Persian: "n کلید"
-    const AR = { 1: 'مفتاحًا واحدًا', 2: 'مفتاحين', 3: '3 مفاتيح', 4: '4 مفاتيح', 5: '5 مفاتيح', 12: '12 مفتاحًا' };
+    const AR = { 1: 'مفتاحًا واحدًا', 2: 'مفتاحين', 3: '3 مفاتيح', 4: '4 مفاتيح', 5: '5 مفاتيح', 10: '10 مفاتيح', 12: '12 مفتاحًا', 16: '16 مفتاحًا', 19: '19 مفتاحًا' };
     const form = (k) => (lang === 'ar' ? AR[k] : `${k} کلید`);
     for (const [q, p] of [
       ['?window.n=12&window.w=4&window.causal=true', { first: 1, last: 4 }],
       ['?window.n=12&window.w=12&window.causal=true', { first: 1, last: 12 }],
       ['?window.n=12&window.w=2&window.causal=true', { first: 1, last: 2 }],
       ['?window.n=12&window.w=3&window.causal=false', { both: 5, first: 3, last: 3 }],
+      // 2w − 1 = 19 > n = 16: no row sees 19 keys (ar review 17); the middle rows see all 16
+      ['?window.n=16&window.w=10&window.causal=false', { both: 16, first: 10, last: 10 }],
     ]) {
       const page = await openLesson(b, lang, `${q}#window`);
       const rows = byTestId(page, 'window-rows');
@@ -103,6 +105,9 @@ for (const lang of ['fa', 'ar']) {
       const text = await plain(rows);
       for (const k of Object.values(p)) assert.ok(text.includes(form(k)), `«${form(k)}» in «${text}» (${q})`);
       assert.doesNotMatch(text, lang === 'ar' ? /\d+ مفتاح[،.]/ : /کلید کلید/, `${q}: «${text}»`);
+      const perRow = (await rows.getAttribute('data-per-row')).split(',').map(Number);
+      assert.ok(text.includes(form(Math.max(...perRow))), `the widest row's count is the engine's (${q})`);
+      assert.ok(!text.includes(form(19)), `no row is said to see more keys than there are (${q}): «${text}»`);
       await page.close();
     }
   });

@@ -96,9 +96,13 @@ export async function mount(root, ctx) {
       const r = await computeReach(engine, { n, w, k });
       band.update(b.weights, { rowLabels: labels(n), colLabels: labels(n) });
       const last = b.perRow[n - 1];
-      setT(ctx, rowsP, causal ? 'window.band.rowsCausal' : 'window.band.rowsBoth', {
+      // Without the mask a row far from both edges sees w − 1 keys on each side and itself, 2w − 1
+      // in all; when 2w − 1 > n no row is that far, and the widest row (the engine's count) sees fewer.
+      const widest = Math.max(...b.perRow);
+      const key = causal ? 'window.band.rowsCausal' : 2 * w - 1 <= n ? 'window.band.rowsBoth' : 'window.band.rowsBothNarrow';
+      setT(ctx, rowsP, key, {
         // "[n] keys" agrees with its count (Arabic: مفتاحًا واحدًا، مفتاحين، ٤ مفاتيح، ١١ مفتاحًا)
-        w: fmt(w), prev: fmt(w - 1), n: fmt(n), both: ctx.tNodePlural('window.band.keys', 2 * w - 1),
+        w: fmt(w), prev: fmt(w - 1), n: fmt(n), both: ctx.tNodePlural('window.band.keys', widest),
         first: ctx.tNodePlural('window.band.keys', b.perRow[0]), last: ctx.tNodePlural('window.band.keys', last),
       });
       if (w >= n) rowsP.append(' ', ctx.tNode('window.band.wide', { w: fmt(w), n: fmt(n) }));
