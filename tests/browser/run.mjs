@@ -18,8 +18,9 @@ import { fileURLToPath } from 'node:url';
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HERE, '../..');
 const SITE = path.join(REPO, 'build', 'site');
-// 50 min: a hung run is still caught well inside CI's 90 min; the whole suite (12 chapters) takes
-// about 20 min quiet and passed 30 min at load 15, where the old 30 min cut it off with no test failed.
+// 50 min: a hung run is still caught well inside CI's 90 min; the whole suite (12 chapters) took
+// 27 min with nothing else running (2026-12-01, its own load 6-12) and 34 min beside other work,
+// and passed 30 min at load 15, where the old 30 min cut it off with no test failed.
 const WATCHDOG_MS = Number(process.env.BROWSER_TESTS_TIMEOUT_MS || 3000000);
 
 // Chromium profiles go under a directory of our own, so that any browser
