@@ -193,6 +193,13 @@ export function normaliseText(s) {
 
 export const byTestId = (root, id) => root.locator(`[data-testid="${id}"]`);
 
+/** Type into a text field the way a learner commits a value: fill it, then press Enter. */
+export async function typeInto(page, testid, text) {
+  const input = byTestId(page, testid);
+  await input.fill(text);
+  await input.press('Enter');
+}
+
 // Read a heatmap's data table (the keyboard-reachable <table> the heatmap
 // widget renders) as a matrix of numbers, as they are displayed.
 export async function readTable(locator) {

@@ -8,7 +8,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { launch, byTestId, assertNoIssues, axeViolations, formatAxe, toLatinDigits, REPO, SCREENSHOT_DIR, newPage, url } from './helpers.mjs';
+import { launch, byTestId, assertNoIssues, axeViolations, formatAxe, toLatinDigits, REPO, SCREENSHOT_DIR, newPage, url, typeInto } from './helpers.mjs';
 import { openLesson, waitLesson, heatmapValues, DIGITS } from './lesson-helpers.mjs';
 import { launchPhone, overflowPx } from './phone.mjs';
 
@@ -30,11 +30,6 @@ async function waitReady(page) {
     const r = document.querySelector('[data-testid="kvcache-result"]');
     return e?.dataset.length && r?.dataset.bytes && document.querySelector('[data-testid="kvcache-cost-table"]');
   }, null, { timeout: 60000 });
-}
-async function type(page, id, text) {
-  const input = byTestId(page, id);
-  await input.fill(text);
-  await input.press('Enter');
 }
 const param = (page, key) => new URL(page.url()).searchParams.get(`kvcache.${key}`);
 
@@ -107,7 +102,7 @@ for (const lang of ['fa', 'ar']) {
     assert.equal(Number(await byTestId(page, 'kvcache-int').getAttribute('data-decode')), di);
     // a change goes to the URL and survives a reload
     await byTestId(page, 'kvcache-model').selectOption('llama3-70b');
-    await type(page, 'kvcache-n', '131072');
+    await typeInto(page, 'kvcache-n', '131072');
     const l70 = 2n * 80n * 8n * 128n * 131072n * 4n * 2n;
     await page.waitForFunction((want) => document.querySelector('[data-testid="kvcache-result"]').dataset.bytes === want, String(l70));
     assert.equal(param(page, 'model'), 'llama3-70b');
@@ -127,23 +122,23 @@ for (const lang of ['fa', 'ar']) {
     // the default (Llama 3 8B, 8,192 tokens, bf16) is exactly 1 GiB: it shows two decimals like the GB value beside it (review-ar-16 #7)
     assert.equal(before, String(2n * 32n * 8n * 128n * 8192n * 2n));
     assert.match(plain(await byTestId(page, 'kvcache-result').textContent()), /1[.\u066b]00/);
-    await type(page, 'kvcache-n', 'abc');
+    await typeInto(page, 'kvcache-n', 'abc');
     assert.equal((await byTestId(page, 'kvcache-n-error').textContent()).trim(), ERR[lang]['err.number.invalid']);
     assert.equal(await byTestId(page, 'kvcache-calc').getAttribute('data-stale'), 'true');
-    await type(page, 'kvcache-n', '0');
+    await typeInto(page, 'kvcache-n', '0');
     assert.ok((await byTestId(page, 'kvcache-n-error').textContent()).includes(head(TEXT[lang]['kvcache.err.range'])));
-    await type(page, 'kvcache-n', '4096');
+    await typeInto(page, 'kvcache-n', '4096');
     await page.waitForFunction(() => document.querySelector('[data-testid="kvcache-calc"]').dataset.stale === 'false');
     assert.notEqual(await byTestId(page, 'kvcache-result').getAttribute('data-bytes'), before);
     // custom: 6 query heads cannot share 4 key/value heads evenly
     await byTestId(page, 'kvcache-model').selectOption('custom');
     await byTestId(page, 'kvcache-custom').waitFor({ state: 'visible' });
-    await type(page, 'kvcache-hq', '6');
-    await type(page, 'kvcache-hkv', '4');
+    await typeInto(page, 'kvcache-hq', '6');
+    await typeInto(page, 'kvcache-hkv', '4');
     await page.waitForFunction(() => document.querySelector('[data-testid="kvcache-status"]').dataset.code === 'groups');
     assert.ok((await byTestId(page, 'kvcache-status').textContent()).includes(head(TEXT[lang]['kvcache.err.groups'])));
     assert.equal(await byTestId(page, 'kvcache-calc').getAttribute('data-stale'), 'true');
-    await type(page, 'kvcache-hkv', '2');
+    await typeInto(page, 'kvcache-hkv', '2');
     await page.waitForFunction(() => document.querySelector('[data-testid="kvcache-calc"]').dataset.stale === 'false');
     const want = 2n * 2n * 128n * 2n * 4096n * 32n;   // 32 layers (from Llama 3 8B), d 128, bfloat16, n 4096
     await page.waitForFunction((w) => document.querySelector('[data-testid="kvcache-result"]').dataset.bytes === w, String(want));

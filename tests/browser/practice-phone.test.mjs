@@ -19,11 +19,10 @@ import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, LANGS, byTestId, newPage, url, screenshot } from './helpers.mjs';
 import { waitPage } from './lesson-helpers.mjs';
-import { overflowChecker } from './phone.mjs';
+import { overflowChecker, PHONE_WIDTHS } from './phone.mjs';
 
 // Generous: a run uses every block (about 2 minutes on a busy 2-core machine).
 const T = { timeout: 600000 };
-const WIDTHS = [360, 390];
 const SHOTS = process.env.PHONE_SCREENSHOTS === '1';
 
 // A persistent context like helpers.launch(), but a phone: mobile viewport and touch.
@@ -176,7 +175,7 @@ after(async () => { await rm(tmp, { recursive: true, force: true }); });
 
 describe('practice on a 360 and a 390 px phone', () => {
   let b;
-  before(async () => { b = await launchPhone(WIDTHS[0]); });
+  before(async () => { b = await launchPhone(PHONE_WIDTHS[0]); });
   after(async () => { await b?.close(); });
 
   for (const lang of LANGS) {
@@ -189,7 +188,7 @@ describe('practice on a 360 and a 390 px phone', () => {
       assert.equal(await keys.count(), 1, `${lang}: the help is in the page`);
       assert.equal(await keys.isVisible(), false, `${lang}: keyboard shortcuts are not shown on a touch screen`);
 
-      const c = overflowChecker(page, lang, WIDTHS);
+      const c = overflowChecker(page, lang);
       await c.check('loading');
       await tryBlock(page, c);
       await page.reload({ waitUntil: 'load' });

@@ -7,7 +7,7 @@
 // the page must still fit the phone; a failure names the elements that stick out.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { newPage, url, byTestId, LANGS, assertNoIssues, SCREENSHOT_DIR } from './helpers.mjs';
+import { newPage, url, byTestId, LANGS, assertNoIssues, SCREENSHOT_DIR, typeInto } from './helpers.mjs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { waitPage } from './lesson-helpers.mjs';
@@ -15,12 +15,6 @@ import { launchPhone, overflowChecker, PHONE_WIDTHS } from './phone.mjs';
 
 const T = { timeout: 600000 };   // a long run and three chapters, on a busy 2-core machine
 
-async function type(page, testid, text) {
-  const input = byTestId(page, testid);
-  await input.scrollIntoViewIfNeeded();
-  await input.fill(text);
-  await input.press('Enter');
-}
 // PHONE_SCREENSHOTS=1: the section on screen after each chapter's last step, at 360 px
 const SHOTS = process.env.PHONE_SCREENSHOTS === '1';
 async function shot(page, lang, id) {
@@ -61,13 +55,13 @@ describe('chapters 10–12 on a phone, after use', () => {
       await shot(page, lang, 'heads-final');
 
       // ---- chapter 11: the largest band, the reach over 8 layers, a finished long run
-      await type(page, 'window-n', '64');
-      await type(page, 'window-w', '64');
-      await type(page, 'window-k', '8');
+      await typeInto(page, 'window-n', '64');
+      await typeInto(page, 'window-w', '64');
+      await typeInto(page, 'window-k', '8');
       await byTestId(page, 'window-causal').uncheck();
       await page.waitForFunction(() => /window\.n=64/.test(location.search) && /window\.k=8/.test(location.search));
       await c.check('n = 64, w = 64, k = 8, not causal');
-      await type(page, 'window-run-w', '131072');
+      await typeInto(page, 'window-run-w', '131072');
       await byTestId(page, 'window-run-max').selectOption('4096');
       await byTestId(page, 'window-run').click();
       await page.waitForFunction(() => ['done', 'failed', 'cancelled'].includes(document.querySelector('[data-testid="window-run-status"]').dataset.state), null, { timeout: 400000 });
@@ -85,12 +79,12 @@ describe('chapters 10–12 on a phone, after use', () => {
       await byTestId(page, 'kvcache-model').selectOption('custom');
       await byTestId(page, 'kvcache-custom').waitFor({ state: 'visible' });
       for (const [id, v] of [['layers', '256'], ['hq', '256'], ['hkv', '256'], ['dh', '1024'], ['n', '4194304'], ['batch', '1024']]) {
-        await type(page, `kvcache-${id}`, v);
+        await typeInto(page, `kvcache-${id}`, v);
       }
       await page.waitForFunction(() => /kvcache\.batch=1024/.test(location.search) && document.querySelector('[data-testid="kvcache-calc"]').dataset.stale === 'false');
       await c.check('the largest custom shape, n = 4,194,304, batch 1,024');
       await shot(page, lang, 'kvcache-result');
-      await type(page, 'kvcache-hkv', '3');   // 256 query heads cannot share 3: refused, stale
+      await typeInto(page, 'kvcache-hkv', '3');   // 256 query heads cannot share 3: refused, stale
       await page.waitForFunction(() => document.querySelector('[data-testid="kvcache-calc"]').dataset.stale === 'true');
       await c.check('a refused shape');
 

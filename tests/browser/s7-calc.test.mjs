@@ -8,7 +8,7 @@
 //   n = 1 shows no "0 MB".
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, byTestId, toLatinDigits, assertNoIssues, newPage, url } from './helpers.mjs';
+import { launch, byTestId, toLatinDigits, assertNoIssues, newPage, url, typeInto } from './helpers.mjs';
 import { waitLesson } from './lesson-helpers.mjs';
 
 // openLesson with a longer wait: the lesson takes 25 s to mount on this 2-core machine under load
@@ -34,11 +34,6 @@ const visible = (loc) => loc.evaluate((el) => {
 const exact = (n, b, heads = 1, layers = 1, batch = 1) =>
   String(BigInt(n) * BigInt(n) * BigInt(b) * BigInt(heads) * BigInt(layers) * BigInt(batch));
 
-async function type(page, id, text) {
-  const input = byTestId(page, id);
-  await input.fill(text);
-  await input.press('Enter');
-}
 const bytesOf = (page) => byTestId(page, 's7-result').getAttribute('data-bytes');
 async function waitBytes(page, want) {
   await page.waitForFunction((want) => document.querySelector('[data-testid="s7-result"]')?.dataset.bytes === want, want);
@@ -52,7 +47,7 @@ for (const lang of ['fa', 'ar']) {
     const page = await openLesson(b, lang, '?s7.dtype=fp32#s7');
     for (const [text, n] of [['131,072', 131072], ['128,000', 128000], [SEP[lang][0], 131072], [SEP[lang][1], 128000],
       ['4,194,304', 4194304], ['٣٬٠٠٠', 3000]]) {
-      await type(page, 's7-n', text);
+      await typeInto(page, 's7-n', text);
       await waitBytes(page, exact(n, 4));
       assert.equal(await byTestId(page, 's7-n-error').textContent(), '', `no error for ${text}`);
       assert.equal(await byTestId(page, 's7-n').getAttribute('aria-invalid'), null, text);
@@ -96,7 +91,7 @@ for (const lang of ['fa', 'ar']) {
     const distinct = new Set(Object.values(texts));
     assert.equal(distinct.size, new Set(cases.map((c) => c[1])).size, 'each reason has its own message');
     for (const [text, key] of cases) {
-      await type(page, 's7-n', text);
+      await typeInto(page, 's7-n', text);
       const err = byTestId(page, 's7-n-error');
       await page.waitForFunction(() => document.querySelector('[data-testid="s7-n-error"]')?.textContent.trim().length > 0);
       const msg = (await visible(err));
@@ -120,15 +115,15 @@ for (const lang of ['fa', 'ar']) {
       assert.ok(described && described.split(' ').includes(await note.getAttribute('id')), 'the result is described by the stale note');
     }
     // the old value typed again: valid, nothing changed, and no longer stale
-    await type(page, 's7-n', digits(lang, '8192'));
+    await typeInto(page, 's7-n', digits(lang, '8192'));
     await page.waitForFunction(() => document.querySelector('[data-testid="s7-calc"]')?.dataset.stale !== 'true');
     assert.equal(await byTestId(page, 's7-stale').isVisible(), false);
     assert.equal(await bytesOf(page), before);
     // a stale mark from one field stays while another is still wrong
-    await type(page, 's7-heads', '0');
-    await type(page, 's7-n', '16384');
+    await typeInto(page, 's7-heads', '0');
+    await typeInto(page, 's7-n', '16384');
     assert.equal(await staleOf(page), 'true', 'heads is still wrong');
-    await type(page, 's7-heads', '2');
+    await typeInto(page, 's7-heads', '2');
     await waitBytes(page, exact(16384, 2, 2));
     assert.notEqual(await staleOf(page), 'true');
     assertNoIssues(page);
@@ -152,16 +147,16 @@ for (const lang of ['fa', 'ar']) {
     assert.ok(text.includes(`${digits(lang, '4')}٬${digits(lang, '096')} ${unitWords.EiB}`), `EiB: ${text}`);
     assert.ok(!/٬[۰-۹٠-٩]{3}٫[۰-۹٠-٩]{3}/.test(text), `no long fractions of a huge unit: ${text}`);
 
-    await type(page, 's7-n', '1');
-    await type(page, 's7-heads', '1');
-    await type(page, 's7-layers', '1');
-    await type(page, 's7-batch', '1');
+    await typeInto(page, 's7-n', '1');
+    await typeInto(page, 's7-heads', '1');
+    await typeInto(page, 's7-layers', '1');
+    await typeInto(page, 's7-batch', '1');
     await waitBytes(page, '4');
     const small = await visible(byTestId(page, 's7-result'));
     assert.ok(!small.includes(`${digits(lang, '0')} `), `no zero in a unit: ${small}`);
     assert.ok(small.includes(digits(lang, '4')), small);
     // a medium case: 8192² fp16 = 134,217,728 B = 134 MB = 128 MiB
-    await type(page, 's7-n', '8192');
+    await typeInto(page, 's7-n', '8192');
     await byTestId(page, 's7-dtype').selectOption('fp16');
     await waitBytes(page, exact(8192, 2));
     const mid = await visible(byTestId(page, 's7-result'));

@@ -11,7 +11,7 @@
 //   "time left" is left on screen.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, byTestId, assertNoIssues, parseVisibleNumber, newPage, url } from './helpers.mjs';
+import { launch, byTestId, assertNoIssues, parseVisibleNumber, newPage, url, typeInto } from './helpers.mjs';
 import { waitLesson } from './lesson-helpers.mjs';
 
 // openLesson with a longer wait: the lesson takes 25 s to mount on this 2-core machine under load
@@ -28,11 +28,6 @@ let b;
 test.before(async () => { b = await launch(); });
 test.after(async () => { await b?.close(); });
 
-async function type(page, id, text) {
-  const input = byTestId(page, id);
-  await input.fill(text);
-  await input.press('Enter');
-}
 const stepsOf = async (page) => Number(await byTestId(page, 's8-step').getAttribute('data-steps'));
 
 // the engine in the page: the traced example's inputs (s8-chunked.mjs: seeds seed, seed+1, seed+2)
@@ -91,7 +86,7 @@ for (const lang of ['fa', 'ar']) {
     assert.ok(page.url().includes('s8.causal=1') && page.url().includes('s8.row=5'), page.url());
     // another row, typed
     // the field counts rows from 1, like the prose: «۳» is the engine's row 2
-    await type(page, 's8-row', lang === 'fa' ? '۳' : '٣');
+    await typeInto(page, 's8-row', lang === 'fa' ? '۳' : '٣');
     const ref2 = await engineCase(page, { keys: 10, block: 3, row: 2 });
     await page.waitForFunction((n) => document.querySelector('[data-testid="s8-step"]')?.dataset.steps === String(n), ref2.steps + 2);
     assert.equal(await byTestId(page, 's8-scores').locator('li.masked').count(), 7);
@@ -102,8 +97,8 @@ for (const lang of ['fa', 'ar']) {
   test(`${lang}: the query-tile grid matches the engine's causal weights; stepping through query tiles`, T, async () => {
     const page = await openLesson(b, lang, '?s8.causal=1#s8');
     for (const [keys, block] of [[10, 3], [16, 4], [7, 2], [12, 5], [5, 1], [9, 16]]) {
-      await type(page, 's8-keys', String(keys));
-      await type(page, 's8-block', String(block));
+      await typeInto(page, 's8-keys', String(keys));
+      await typeInto(page, 's8-block', String(block));
       const tiles = Math.ceil(keys / block);
       await page.waitForFunction((n) => document.querySelectorAll('[data-testid="s8-tiles"] tbody td').length === n, tiles * tiles);
       const shown = await byTestId(page, 's8-tiles').evaluate((t) => [...t.querySelectorAll('tbody td')].map((td) => ({
@@ -130,8 +125,8 @@ for (const lang of ['fa', 'ar']) {
       assert.equal(Number(counts.visible), visible, 'visible pairs = the engine weights that are not zero');
     }
     // step through the query tiles of 10 keys in tiles of 3
-    await type(page, 's8-keys', '10');
-    await type(page, 's8-block', '3');
+    await typeInto(page, 's8-keys', '10');
+    await typeInto(page, 's8-block', '3');
     await page.waitForFunction(() => document.querySelector('[data-testid="s8-qt"]')?.dataset.qts === '4');
     for (let t = 0; t < 4; t++) {
       assert.equal(await byTestId(page, 's8-qt').getAttribute('data-qt'), String(t));

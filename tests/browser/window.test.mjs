@@ -6,7 +6,7 @@
 // No timed assertions: the run's times are shown, never checked.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, url, byTestId, toLatinDigits, normaliseText, assertNoIssues, axeViolations, formatAxe, readTable } from './helpers.mjs';
+import { launch, url, byTestId, toLatinDigits, normaliseText, assertNoIssues, axeViolations, formatAxe, readTable, typeInto } from './helpers.mjs';
 import { openLesson, heatmapValues, DIGITS } from './lesson-helpers.mjs';
 import { launchPhone, overflowPx } from './phone.mjs';
 
@@ -39,11 +39,6 @@ async function waitFor(page, id, attr, want) {
     { id, attr, want: String(want) }, { timeout: 60000 });
 }
 
-async function type(page, id, text) {
-  const input = byTestId(page, id);
-  await input.fill(text);
-  await input.press('Enter');
-}
 
 for (const lang of ['fa', 'ar']) {
   test(`${lang}: URL state restores and every number equals the engine's`, T, async () => {
@@ -116,7 +111,7 @@ for (const lang of ['fa', 'ar']) {
     const page = await openLesson(b, lang, '#window');
     await waitFor(page, 'window-reach', 'data-w', 4);
     for (const [text, why] of [['abc', 'invalid'], ['', 'empty'], ['0', 'range'], ['65', 'range'], ['2.5', 'integer']]) {
-      await type(page, 'window-w', text);
+      await typeInto(page, 'window-w', text);
       const msg = (await byTestId(page, 'window-w-error').textContent()).trim();
       assert.ok(msg.length > 5, `a message for «${text}» (${why})`);
       assert.ok(!/[A-Za-z]/.test(msg.replace(/\$[^$]*\$/g, '')), `no Latin words in «${msg}»`);
@@ -125,11 +120,11 @@ for (const lang of ['fa', 'ar']) {
     }
     assert.equal(await byTestId(page, 'window-reach').getAttribute('data-w'), '4', 'the last valid w is kept');
     // still working: a valid w and n recompute, the URL follows
-    await type(page, 'window-w', lang === 'fa' ? '۵' : '٥');
+    await typeInto(page, 'window-w', lang === 'fa' ? '۵' : '٥');
     await waitFor(page, 'window-reach', 'data-w', 5);
     assert.equal(await byTestId(page, 'window-w-error').textContent(), '');
-    await type(page, 'window-n', '20');
-    await type(page, 'window-k', '2');
+    await typeInto(page, 'window-n', '20');
+    await typeInto(page, 'window-k', '2');
     await waitFor(page, 'window-reach', 'data-n', 20);
     const want = await engineNumbers(page, { n: 20, w: 5, causal: true, k: 2 });
     assert.equal(Number(await byTestId(page, 'window-pairs').getAttribute('data-pairs')), want.pairs);
