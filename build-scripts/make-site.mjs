@@ -18,7 +18,8 @@
 // {{t:key}} (a prose key as element content, `code` as <bdi dir="ltr">),
 // {{a:key}} (a prose key as plain escaped text, for attributes); {{t.ar:key}} / {{a.fa:key}}
 // take the key from that language's text instead of the page's (the bilingual chooser).
-// Every page gets a <link rel="modulepreload"> per module its entry script imports statically.
+// Every page loads its script through js/pages/boot.mjs after the first paint, with a
+// <link rel="modulepreload"> per module the script imports statically (added then).
 // Exits 1 with a list of problems when a text or page check fails
 // (build-scripts/text-checks.mjs); the site is still written so it can be inspected.
 //
@@ -205,11 +206,16 @@ function writeKatexCss(src, dst, families) {
   fs.writeFileSync(dst, css);
 }
 
-// <link rel="modulepreload"> for every module a page's entry script imports statically
-// (transitively, relative specifiers only), inserted before its <script type="module">: the
-// browser then fetches the whole import graph at once instead of one level per round trip.
-// Dynamic import() is not followed (sections and blocks load on their own).
+// A page's <script type="module" src="X"> becomes js/pages/boot.mjs with data-entry="X": boot
+// loads X once the first screen has painted (its header comment says why). The preloads the
+// page needs next go into <template id="after-first-paint">, which boot adds to <head> then:
+// the page's own <link rel="preload"> lines marked data-after-paint (web/pages/_head.html: the
+// prose, KaTeX) and a <link rel="modulepreload"> for every module X imports statically
+// (transitively, relative specifiers only), so the browser fetches the whole import graph at
+// once instead of one level per round trip. Dynamic import() is not followed (sections and
+// blocks load on their own).
 const IMPORT_RE = /(?:^|[;\n}])\s*(?:import|export)\s*(?:[\w*${}\s,]+?\s*from\s*)?['"](\.{1,2}\/[^'"]+)['"]/g;
+const BOOT = path.join(OUT, 'js', 'pages', 'boot.mjs');   // the built copy, beside the pages
 function staticImports(file, seen = new Set()) {
   if (seen.has(file) || !fs.existsSync(file)) return seen;
   seen.add(file);
@@ -217,13 +223,17 @@ function staticImports(file, seen = new Set()) {
   for (const m of src.matchAll(IMPORT_RE)) staticImports(path.resolve(path.dirname(file), m[1]), seen);
   return seen;
 }
-function addModulePreloads(html, pageFile) {
+function loadAfterFirstPaint(html, pageFile) {
   const dir = path.dirname(pageFile);
+  const rel = (f) => path.relative(dir, f).split(path.sep).join('/');
+  const later = [];
+  html = html.replace(/<link ([^>]*)data-after-paint([^>]*)>\n?/g, (tag, a, b) => { later.push(`<link ${a.trim()} ${b.trim()}`.trim() + '>'); return ''; });
   return html.replace(/<script type="module" src="([^"]+)"><\/script>/g, (tag, src) => {
     const entry = path.resolve(dir, src);
     const deps = [...staticImports(entry)].filter((f) => f !== entry).sort();
-    const links = deps.map((f) => `<link rel="modulepreload" href="${path.relative(dir, f).split(path.sep).join('/')}">`);
-    return [...links, tag].join('\n');
+    const links = [...later, ...deps.map((f) => `<link rel="modulepreload" href="${rel(f)}">`)];
+    return ['<template id="after-first-paint">', ...links, '</template>',
+      `<script type="module" src="${rel(BOOT)}" data-entry="${src}"></script>`].join('\n');
   });
 }
 
@@ -323,7 +333,7 @@ if (!CHECK_ONLY) {
   const walk = (d) => fs.readdirSync(d, { withFileTypes: true }).flatMap((e) =>
     e.isDirectory() ? (e.name === 'vendor' ? [] : walk(path.join(d, e.name))) : [path.join(d, e.name)]);
   for (const f of walk(OUT).filter((x) => x.endsWith('.html'))) {
-    const html = addModulePreloads(fs.readFileSync(f, 'utf8'), f);
+    const html = loadAfterFirstPaint(fs.readFileSync(f, 'utf8'), f);
     fs.writeFileSync(f, html);
     errors.push(...checkPageHtml(html, path.relative(OUT, f)));
   }

@@ -58,7 +58,7 @@ async function main() {
     await page.goto(`${base}/${opt.lang}/index.html${q}`, { waitUntil: 'load' });
     await page.waitForFunction(() => {
       const d = document.documentElement.dataset;
-      return d.lesson && d.lesson !== 'loading' && d.engine && d.engine !== 'loading';
+      return (d.firstScreen || d.lesson === 'error') && d.engine && d.engine !== 'loading';
     }, null, { timeout: 60000 });
     const s8 = await page.evaluate(() => document.getElementById('s8')?.dataset.state);
     if (s8 !== 'ready') throw new Error(`section 8 is ${s8}`);

@@ -191,10 +191,13 @@ const INIT_SCRIPT = `(() => {
   const check = () => {
     const d = document.documentElement.dataset;
     const kind = d.lesson !== undefined ? d.lesson : d.practice;
+    // the pages build a section when the reader nears it; a visit here reads all of them
+    const parts = window.__lesson || window.__practice;
+    if (parts && !pm.askedAll) { pm.askedAll = true; parts.mountAll(); }
     if (pm.readyAt == null && kind === 'ready' && d.engine === 'ready') pm.readyAt = performance.now();
   };
   // (no <html> element yet when this runs: watch the document)
-  new MutationObserver(check).observe(document, { attributes: true, subtree: true, attributeFilter: ['data-lesson', 'data-practice', 'data-engine'] });
+  new MutationObserver(check).observe(document, { attributes: true, subtree: true, attributeFilter: ['data-lesson', 'data-first-screen', 'data-practice', 'data-engine'] });
   const measure = performance.measure.bind(performance);
   performance.measure = function (name, o) {
     const e = measure(name, o);

@@ -1,14 +1,16 @@
 // Issue 14 item 7: lesson sections mount as the reader approaches them (pages/lazy-mount.mjs).
 // A script installed before the page's own records every change of a section's data-state
 // (pending → loading → ready | error) in order, so each test asserts an order of events, not
-// a time: the sections far down start loading after the first screen is ready, unless the
-// reader scrolls to them, the #hash points at them or the URL holds their state; and
-// html[data-lesson]="ready" still arrives with every section ready. One test measures a
+// a time: the sections far down never start while the reader stays on the first screen; they
+// start when the reader scrolls to them, the #hash points at them, the URL holds their state
+// or the page is asked for all of them (printing, finding, the tests' mountAll); and
+// html[data-lesson]="ready" then arrives with every section ready. One test measures a
 // position: a reader who jumped down keeps their place while the sections above them mount.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, newPage, url, assertNoIssues, byTestId, LANGS } from './helpers.mjs';
 import { openLesson, waitLesson, sectionStates, SECTION_IDS } from './lesson-helpers.mjs';
+import { PHONE_WIDTHS } from './phone.mjs';
 
 const T = { timeout: 120000 };
 let b;
@@ -49,29 +51,59 @@ async function allReady(page) {
   for (const [id, s] of Object.entries(states)) assert.equal(s, 'ready', `${id} ready once html[data-lesson]=ready`);
 }
 
+// Open the lesson without asking for every section; resolves once the first screen is built.
+async function openFirstScreen(lang, query = '', { viewport } = {}) {
+  const page = await newPage(b, { viewport });
+  await page.goto(url(`/${lang}/index.html${query}`), { waitUntil: 'load' });
+  await page.waitForFunction(() => document.documentElement.dataset.firstScreen === 'ready', null, { timeout: 60000 });
+  return page;
+}
+const states = (page) => page.evaluate(() => Object.fromEntries([...document.querySelectorAll('main > section')].map((s) => [s.id, s.dataset.state])));
+// two animation frames and a task: an observer callback due now has run
+const settle = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 50)))));
+
 for (const lang of LANGS) {
-  test(`${lang}: far sections wait (pending) until the first screen is ready, then mount; data-lesson=ready with all ready`, T, async () => {
-    const page = await openLesson(b, lang);
+  test(`${lang}: far sections stay unbuilt (pending) while the reader stays on the first screen; mountAll builds them all, then data-lesson=ready`, T, async () => {
+    const page = await openFirstScreen(lang);
+    await page.waitForFunction(() => document.documentElement.dataset.engine === 'ready', null, { timeout: 60000 });
+    await settle(page);
+    const st = await states(page);
+    assert.equal(st.intro, 'ready', 'the intro is on the first screen at 1280 px');
+    for (const far of ['s7', 's8', 's9', 'refs']) assert.equal(st[far], 'pending', `${far} was not built (${JSON.stringify(st)})`);
+    assert.equal(await page.evaluate(() => document.documentElement.dataset.lesson), undefined, 'data-lesson is not ready while sections are unbuilt');
     const ev = await log(page);
-    const introReady = at(ev, 'intro:ready');
-    for (const far of ['s7', 's8', 's9', 'refs']) {
-      assert.ok(at(ev, `${far}:pending`) < introReady, `${far} was pending before the intro was ready`);
-      assert.ok(at(ev, `${far}:loading`) > introReady, `${far} started after the first screen was ready (${ev.join(' ')})`);
-    }
+    await waitLesson(page);   // mountAll, as printing or finding in the page does
+    for (const far of ['s7', 's8', 's9', 'refs']) assert.ok(at(await log(page), `${far}:loading`) >= ev.length, `${far} started after mountAll`);
     await allReady(page);
     assertNoIssues(page);
     await page.close();
   });
 }
 
-test('fa: a far section mounts as soon as the reader scrolls to it, before the idle mounting reaches it', T, async () => {
-  const page = await openLesson(b, 'fa', '#lazy-scroll-to=refs');
-  const ev = await log(page);
-  // idle mounting goes in page order after the first screen (… s5, …, s8, s9, summary, refs): refs
-  // before s5, which is two screens from both the top and the bottom, means the scroll did it. (Not
-  // "before s8": s8 can be within two screens of the bottom too, and then it starts in the same
-  // observer callback as refs, in page order, as a validation run under load showed.)
-  assert.ok(at(ev, 'refs:loading') < at(ev, 's5:loading'), `refs mounted before s5 (${ev.join(' ')})`);
+test('fa: on a phone nothing below the first screen is built during load; the first scroll builds the next chapter', T, async () => {
+  const page = await openFirstScreen('fa', '', { viewport: { width: PHONE_WIDTHS[0], height: 740 } });
+  await page.waitForFunction(() => document.documentElement.dataset.engine === 'ready', null, { timeout: 60000 });
+  await settle(page);
+  const introTop = await page.evaluate(() => document.getElementById('intro').getBoundingClientRect().top);
+  assert.ok(introTop > 740, `the contents fill the phone's first screen (intro at ${introTop} px)`);
+  assert.equal((await states(page)).intro, 'pending', 'the intro, below the first screen, waits for the reader');
+  await page.mouse.wheel(0, 200);
+  await page.waitForFunction(() => document.getElementById('intro').dataset.state === 'ready', null, { timeout: 60000 });
+  assert.equal((await states(page)).s9, 'pending', 's9, many screens down, still waits');
+  await waitLesson(page);
+  await allReady(page);
+  assertNoIssues(page);
+  await page.close();
+});
+
+test('fa: a far section mounts as soon as the reader scrolls to it; the sections between stay unbuilt', T, async () => {
+  const page = await newPage(b);
+  await page.goto(url('/fa/index.html#lazy-scroll-to=refs'), { waitUntil: 'load' });
+  await page.waitForFunction(() => document.getElementById('refs').dataset.state === 'ready', null, { timeout: 60000 });
+  await settle(page);
+  const st = await states(page);
+  assert.equal(st.s5, 'pending', `s5, far from both the top and refs, was not built (${JSON.stringify(st)})`);
+  await waitLesson(page);
   await allReady(page);
   assertNoIssues(page);
   await page.close();

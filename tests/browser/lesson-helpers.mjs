@@ -13,8 +13,9 @@ export const DIGITS = {
   ar: { re: /[٠-٩]/, other: /[۰-۹0-9]/, name: 'Arabic-Indic' },
 };
 
-// Open a lesson page and wait until web/js/pages/lesson.mjs says every section
-// mounted (html[data-lesson]) and the engine answered (html[data-engine]).
+// Open a lesson page, ask it to build every section (sections mount as the reader nears them,
+// pages/lazy-mount.mjs; the tests read all of them) and wait until web/js/pages/lesson.mjs
+// says every section mounted (html[data-lesson]) and the engine answered (html[data-engine]).
 export async function openLesson(b, lang, query = '', { viewport } = {}) {
   const page = await newPage(b, { viewport });
   await page.goto(url(`/${lang}/index.html${query}`), { waitUntil: 'load' });
@@ -25,13 +26,25 @@ export async function openLesson(b, lang, query = '', { viewport } = {}) {
 // 60 s: on the shared 2-core machine at load average ~50 the lesson (old or new, measured
 // side by side: 12–18 s each) sometimes mounts just after 20 s; this is a hang detector,
 // not a speed check (the page budget is measured by engine/bench/page-metrics.mjs).
-export async function waitLesson(page, timeout = 60000) {
-  return waitPage(page, 'lesson', timeout);
+// { all: false } waits without asking for the sections the reader has not neared (the
+// lazy-mount tests, which scroll to them themselves).
+export async function waitLesson(page, timeout = 60000, { all = true } = {}) {
+  return waitPage(page, 'lesson', timeout, { all });
+}
+
+// What printing or finding in the page does: build every section (lesson) or block
+// (practice) now.
+export async function mountAll(page, timeout = 60000) {
+  await page.waitForFunction(() => (window.__lesson || window.__practice)?.mountAll, null, { timeout })
+    .catch(() => {});   // a page that failed to start: waitPage reports what it logged
+  await page.evaluate(() => { (window.__lesson || window.__practice)?.mountAll?.(); });
 }
 
 // Wait for html[data-<kind>] (lesson | practice) and html[data-engine] to settle;
-// fail with everything the page logged when they do not become "ready".
-export async function waitPage(page, kind, timeout = 20000) {
+// fail with everything the page logged when they do not become "ready". The page is first
+// asked to build every section or block (unless { all: false }).
+export async function waitPage(page, kind, timeout = 20000, { all = true } = {}) {
+  if (all) await mountAll(page, timeout);
   const why = () => JSON.stringify(page.issues ? page.issues() : {}, null, 1);
   try {
     await page.waitForFunction((kind) => {

@@ -392,7 +392,8 @@ describe('no CSP violation, no request to another origin', () => {
       await page.waitForLoadState('networkidle');
       await page.waitForFunction(() => {
         const d = document.documentElement.dataset;
-        return !['loading'].includes(d.lesson ?? d.practice ?? d.ready ?? 'done');
+        if (d.lesson !== undefined || d.practice !== undefined) return d.firstScreen === 'ready' || d.lesson === 'error' || d.practice === 'error';
+        return !['loading'].includes(d.ready ?? 'done');
       }, null, { timeout: 20000 }).catch(() => {});
       // Scroll through the whole page so lazily started work runs too.
       await page.evaluate(async () => {

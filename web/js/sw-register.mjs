@@ -8,8 +8,9 @@
 // Registration waits until the page has finished its own loading, so that precaching never
 // competes with it and finds the page's files in the HTTP cache (a 304 each, see web/sw.js):
 // the `load` event; then, on a page that reports its state on <html> (data-engine, set by
-// pages/page-common.mjs), until data-lesson / data-practice is ready or error and the engine
-// is no longer loading (at most 15 s); then an idle moment (at most 2 s more).
+// pages/page-common.mjs), until data-lesson / data-practice is ready or error (for the
+// lesson, data-first-screen: its other sections mount only when the reader nears them) and
+// the engine is no longer loading (at most 15 s); then an idle moment (at most 2 s more).
 // When the browser comes back online, the worker is checked for an update at once (the
 // browser also checks on every navigation).
 
@@ -22,7 +23,7 @@ function pageSettled() {
   const settled = () => {
     const d = html.dataset;
     if (!('engine' in d)) return true;                       // a page without these hooks (the chooser)
-    const part = d.lesson || d.practice;
+    const part = d.firstScreen || d.lesson || d.practice;
     return part === 'error' || (!!part && part !== 'loading' && d.engine !== 'loading');
   };
   if (settled()) return Promise.resolve();
@@ -30,7 +31,7 @@ function pageSettled() {
     const mo = new MutationObserver(() => { if (settled()) done(); });
     const timer = setTimeout(() => done(), SETTLE_TIMEOUT_MS);
     function done() { mo.disconnect(); clearTimeout(timer); resolve(); }
-    mo.observe(html, { attributes: true, attributeFilter: ['data-engine', 'data-lesson', 'data-practice'] });
+    mo.observe(html, { attributes: true, attributeFilter: ['data-engine', 'data-lesson', 'data-first-screen', 'data-practice'] });
   });
 }
 

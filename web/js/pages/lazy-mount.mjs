@@ -1,28 +1,26 @@
 // When each lesson section mounts (issue 14 item 7). Building every live section on load
-// blocked the main thread for about half a second before the first screen could be used;
-// now a section mounts
-//   - at once when it is on the first screen or within `rootMargin` of it (IntersectionObserver:
-//     two screens above and below by default, so a reader scrolling fast finds it built),
-//     or when the caller marks it `urgent` (the URL's #hash or its `sN.*` state points into it);
-//   - when the reader scrolls near it;
-//   - otherwise in idle time once the first screen has mounted, one section per idle period,
-//     each after the previous one settled (its engine calls included, so the sections the
-//     reader scrolls to do not queue behind them);
-//   - at once, all of them, through mountAll() (printing, a link to an element that only a
-//     mounted section has).
-// Without IntersectionObserver every section mounts at once, as before.
+// blocked the main thread for about half a second before the first screen could be used, and
+// building them later in idle time still did, in Lighthouse's window (each chapter is a
+// 120–300 ms task at its 4× CPU slowdown). Now a section mounts
+//   - at once when it is on the first screen, or when the caller marks it `urgent` (the URL's
+//     #hash or its `sN.*` state points into it);
+//   - once the reader scrolls, when it is within `rootMargin` of the screen (a screen above
+//     and below by default, so a reader scrolling finds it built). Until the first scroll the
+//     margin is `firstMargin` (none): on a phone the first screen is the contents, and the
+//     first chapter just below it is built when the reader starts to move, not during load;
+//   - at once, all of them, through mountAll() (printing, finding in the page, a link to an
+//     element that only a mounted section has; tests that need the whole lesson).
+// A section the reader never nears is never built. Without IntersectionObserver every
+// section mounts at once, as before.
 //
 // Usage (pages/lesson.mjs):
 //   const lazy = lazyMount({ ids: ['intro', 's1', …], mount: (id) => mountSection(id), urgent: ['s7'] });
-//   await lazy.firstScreen;    // the sections mounted at once have settled; idle mounting has begun
-//   await lazy.all;            // every section has mounted or failed
+//   await lazy.firstScreen;    // the sections mounted at once have settled
+//   await lazy.all;            // every section has mounted or failed (after mountAll(), or
+//                              // once the reader has been near each)
 // mount(id) must not throw (it reports its own failure); it is called once per id.
 // Hooks: data-state="pending" on a section's element until its mount starts (mountPart then
 // sets loading → ready | error).
-
-const idle = typeof requestIdleCallback === 'function'
-  ? (fn) => requestIdleCallback(fn, { timeout: 2000 })   // never wait forever on a busy page
-  : (fn) => setTimeout(fn, 50);
 
 // The reader's place while sections mount: the browser's own scroll anchoring picks an element
 // of a section that is still to grow (a section above, whose last lines show under the fixed
@@ -65,7 +63,7 @@ function keepPlace(sections) {
   };
 }
 
-export function lazyMount({ ids, mount, urgent = [], rootMargin = '200% 0px 200% 0px' }) {
+export function lazyMount({ ids, mount, urgent = [], rootMargin = '100% 0px 100% 0px', firstMargin = '0px' }) {
   const release = keepPlace(ids.map((id) => document.getElementById(id)).filter(Boolean));
   const started = new Map();
   const settled = new Map();
@@ -93,26 +91,21 @@ export function lazyMount({ ids, mount, urgent = [], rootMargin = '200% 0px 200%
   } else {
     let firstCall;
     const firstEntries = new Promise((resolve) => { firstCall = resolve; });
-    io = new IntersectionObserver((entries) => {
-      const near = entries.filter((e) => e.isIntersecting).map((e) => e.target.id);
-      for (const id of near) start(id);
-      firstCall(near);
-    }, { rootMargin });
-    for (const id of ids) { const el = document.getElementById(id); if (el) io.observe(el); }
+    const observe = (margin) => {
+      io = new IntersectionObserver((entries) => {
+        const near = entries.filter((e) => e.isIntersecting).map((e) => e.target.id);
+        for (const id of near) start(id);
+        firstCall(near);
+      }, { rootMargin: margin });
+      for (const id of ids) { const el = document.getElementById(id); if (el && !started.has(id)) io.observe(el); }
+    };
+    observe(firstMargin);
+    // the reader moves: look ahead from now on
+    window.addEventListener('scroll', () => { io.disconnect(); observe(rootMargin); }, { passive: true, once: true });
     for (const id of urgent) start(id);
     // The observer reports every observed element once, at its first check.
     firstScreen = firstEntries.then((near) => Promise.all([...new Set([...urgent, ...near])].filter((id) => settled.has(id)).map(start)));
   }
-
-  // The rest, in page order, one per idle period, after the first screen.
-  firstScreen.then(() => {
-    const rest = ids.filter((id) => !started.has(id));
-    const next = () => {
-      const id = rest.find((x) => !started.has(x));
-      if (id) idle(() => { start(id).then(next); });
-    };
-    next();
-  });
 
   return {
     firstScreen: firstScreen.then(() => {}),
@@ -121,4 +114,31 @@ export function lazyMount({ ids, mount, urgent = [], rootMargin = '200% 0px 200%
     mountAll,
     isStarted: (id) => started.has(id),
   };
+}
+
+// A same-page link (a citation's "[3]" → #ref-…) to an element that no part has built yet,
+// printing (the printout holds what is built) and finding in the page (the browser finds only
+// what is built): mount them all; then `followHash()` for the link.
+export function mountAllWhenNeeded(lazy, followHash) {
+  window.addEventListener('hashchange', () => {
+    const id = decodeURIComponent(location.hash.slice(1));
+    if (id && !document.getElementById(id)) lazy.mountAll().then(followHash);
+  });
+  window.addEventListener('beforeprint', () => { lazy.mountAll(); });
+  window.addEventListener('keydown', (e) => {
+    const find = e.key === 'F3' || ((e.ctrlKey || e.metaKey) && !e.altKey && e.code === 'KeyF');
+    if (find) lazy.mountAll();
+  });
+}
+
+// The parts a URL's #hash points into (its own id, or the part holding that element), which
+// mount at once; null when the hash names an element no part has built yet (every part must
+// mount to find it).
+export function partsForHash(ids) {
+  const hash = decodeURIComponent(location.hash.slice(1));
+  if (!hash) return [];
+  const target = document.getElementById(hash);
+  const part = target && target.closest('main > section[id]');
+  if (part && ids.includes(part.id)) return [part.id];
+  return target ? [] : null;
 }

@@ -4,15 +4,17 @@
 // sections of the one list web/js/lesson-sections.mjs (each in its own try/catch: one
 // failing section leaves the others) as the reader approaches them (pages/lazy-mount.mjs:
 // the first screen and what the URL's #hash or `sN.*` state points into at once, the rest
-// when scrolled near or in idle time). A section that relies on published work but does
+// when scrolled near). A section that relies on published work but does
 // not cite it in its own text gets a line "sources for this section" with links into the
 // sources list (references.mjs). A section whose text has a `<id>.takeaway` key ends with
 // a small boxed "in short" note (issue 12): a new section needs only its key, not code.
 //
 // Test hooks (on <html>): data-engine="loading|ready|error", data-lesson="ready"
-// once every section has mounted or failed; each <section> gets
-// data-state="pending|loading|ready|error" (pending: not yet started, lazy-mount.mjs).
-// window.__lesson = {engine, ctx(sectionId)}.
+// once every section has mounted or failed, data-first-screen="ready" once the sections
+// mounted on load have (a section mounts when the reader nears it, so
+// tests that need the whole lesson call window.__lesson.mountAll() first, as printing does);
+// each <section> gets data-state="pending|loading|ready|error" (pending: not yet started,
+// lazy-mount.mjs). window.__lesson = {engine, ctx(sectionId), mountAll()}.
 
 import { ltrExpr, t, has } from '../i18n.mjs';
 import { SECTION_REFS, cite } from '../references.mjs';
@@ -20,7 +22,7 @@ import { scoped, currentPlace } from '../state.mjs';
 import { setupWhereBar } from './where-bar.mjs';
 import { addCopyLinks } from './copy-link.mjs';
 import { SECTIONS } from '../lesson-sections.mjs';
-import { lazyMount } from './lazy-mount.mjs';
+import { lazyMount, mountAllWhenNeeded, partsForHash } from './lazy-mount.mjs';
 import { html, loadPage, startEngine, baseCtx, makeErrorNode, mountPart, scrollToHash } from './page-common.mjs';
 
 /** A message element for an engine/section error, in the page language. */
@@ -106,8 +108,8 @@ function headingBefore(el) {
   return '';
 }
 
-function makeScrollersReachable() {
-  for (const el of document.querySelectorAll('.table-scroll, pre.code')) {
+function makeScrollersReachable(root = document) {
+  for (const el of root.querySelectorAll('.table-scroll, pre.code')) {
     const overflows = el.scrollWidth > el.clientWidth + 1;
     const hasFocusable = el.querySelector('button, a[href], input, select, textarea, [tabindex]');
     if (overflows && !hasFocusable) {
@@ -157,25 +159,9 @@ async function mountSection({ id, module, citesInline }, settings, engine) {
 function urgentSections() {
   const ids = SECTIONS.map((s) => s.id);
   const keys = [...new URLSearchParams(location.search).keys()];
-  const urgent = ids.filter((id) => keys.some((k) => k.startsWith(`${id}.`)));
-  const hash = decodeURIComponent(location.hash.slice(1));
-  if (hash) {
-    const target = document.getElementById(hash);
-    const section = target && target.closest('main > section[id]');
-    if (section) urgent.push(section.id);
-    else if (!target) return null;
-  }
-  return urgent;
-}
-
-// A same-page link (a citation's "[3]" → #ref-…) to an element that no section has built
-// yet, and printing (the printout holds what is built): mount them all, then follow the link.
-function followLateTargets(lazy) {
-  window.addEventListener('hashchange', () => {
-    const id = decodeURIComponent(location.hash.slice(1));
-    if (id && !document.getElementById(id)) lazy.mountAll().then(scrollToHash);
-  });
-  window.addEventListener('beforeprint', () => { lazy.mountAll(); });
+  const fromState = ids.filter((id) => keys.some((k) => k.startsWith(`${id}.`)));
+  const fromHash = partsForHash(ids);
+  return fromHash && [...fromState, ...fromHash];
 }
 
 // "In short": the section's two or three lines to remember, last in the section. A
@@ -216,7 +202,6 @@ async function main() {
   window.addEventListener('hashchange', updateLangSwitch);
 
   const engine = startEngine(errorNode, 'err.engine.EngineLoad');
-  window.__lesson = { engine, ctx: (id) => makeCtx(id, settings, engine) };
 
   const urgent = urgentSections();
   const lazy = lazyMount({
@@ -224,9 +209,11 @@ async function main() {
     mount: (id) => mountSection(SECTIONS.find((s) => s.id === id), settings, engine),
     urgent: urgent || [],
   });
+  window.__lesson = { engine, ctx: (id) => makeCtx(id, settings, engine), mountAll: lazy.mountAll };
   if (!urgent) lazy.mountAll();
-  followLateTargets(lazy);
+  mountAllWhenNeeded(lazy, scrollToHash);
   await lazy.firstScreen;
+  html.dataset.firstScreen = 'ready';
   // Content above the target grew while sections mounted: return to the learner's place.
   if (!userMoved) scrollToHash();
   setupScrollSpy();
@@ -234,10 +221,20 @@ async function main() {
   makeScrollersReachable();
   let resizeTimer = null;
   window.addEventListener('resize', () => { clearTimeout(resizeTimer); resizeTimer = setTimeout(makeScrollersReachable, 200); });
-  // sections mount later and re-render tables after interactions: check again when the DOM settles
+  // sections mount later and re-render tables after interactions: check the sections that
+  // changed again when the DOM settles (not the whole lesson: a pass over every section is a
+  // long task once they are all built)
   let mutTimer = null;
-  new MutationObserver(() => { clearTimeout(mutTimer); mutTimer = setTimeout(makeScrollersReachable, 300); })
-    .observe(document.querySelector('main') || document.body, { childList: true, subtree: true, characterData: true });
+  const changed = new Set();
+  new MutationObserver((records) => {
+    for (const r of records) {
+      const el = r.target.nodeType === 1 ? r.target : r.target.parentElement;
+      const section = el && el.closest('main > section');
+      if (section) changed.add(section);
+    }
+    clearTimeout(mutTimer);
+    mutTimer = setTimeout(() => { for (const sec of changed) makeScrollersReachable(sec); changed.clear(); }, 300);
+  }).observe(document.querySelector('main') || document.body, { childList: true, subtree: true, characterData: true });
 
   await lazy.all;
   html.dataset.lesson = 'ready';

@@ -1,17 +1,21 @@
 // Entry point of fa/practice.html and ar/practice.html: settings, prose, the
 // engine worker, the progress store (notices in the page language), then the
 // five practice blocks and the progress panel, each mounted in its own
-// try/catch so one failing block leaves the others working.
+// try/catch so one failing block leaves the others working, as the reader nears it
+// (pages/lazy-mount.mjs, as the lesson's sections: the first screen and the #hash's block at
+// once, the others when scrolled near).
 //
-// Test hooks (on <html>): data-engine="loading|ready|error", data-practice="ready"
-// once every block has mounted or failed; each block <section> gets
-// data-state="loading|ready|error". Store notices: [data-testid=progress-notice]
-// with data-code="<notice code>". window.__practice = {engine, store, ctx}.
+// Test hooks (on <html>): data-engine="loading|ready|error", data-first-screen="ready" once
+// the blocks mounted on load have, data-practice="ready" once every block has mounted or
+// failed (tests call window.__practice.mountAll() first); each block <section> gets
+// data-state="pending|loading|ready|error". Store notices: [data-testid=progress-notice]
+// with data-code="<notice code>". window.__practice = {engine, store, ctx, mountAll()}.
 
 import { t, tNode, has } from '../i18n.mjs';
 import { language } from '../languages.mjs';
 import { getProgressStore } from '../store/progress.mjs';
 import { lang, html, loadPage, startEngine, baseCtx, makeErrorNode, mountPart, scrollToHash } from './page-common.mjs';
+import { lazyMount, mountAllWhenNeeded, partsForHash } from './lazy-mount.mjs';
 
 const BLOCKS = [
   ['try', 'try-without-code.mjs'],
@@ -67,14 +71,25 @@ async function main() {
 
   // one ctx for every block; ctx.fmtBytes takes its unit words from practice.unit.*
   const ctx = Object.assign(baseCtx(page.settings, { unitKey: 'practice.unit', errorNode }), { engine, store });
-  window.__practice = { engine, store, ctx };
-  await Promise.allSettled(BLOCKS.map(([id, file]) => mountPart(id, {
-    load: () => import(`../practice/blocks/${file}`),
-    ctx: () => ctx,
-    errorNode, failKey: 'practice.blockFailed', what: 'practice block',
-  })));
-  html.dataset.practice = 'ready';
+  const ids = BLOCKS.map(([id]) => id);
+  const urgent = partsForHash(ids);
+  const lazy = lazyMount({
+    ids,
+    mount: (id) => mountPart(id, {
+      load: () => import(`../practice/blocks/${BLOCKS.find(([b]) => b === id)[1]}`),
+      ctx: () => ctx,
+      errorNode, failKey: 'practice.blockFailed', what: 'practice block',
+    }),
+    urgent: urgent || [],
+  });
+  window.__practice = { engine, store, ctx, mountAll: lazy.mountAll };
+  if (!urgent) lazy.mountAll();
+  mountAllWhenNeeded(lazy, scrollToHash);
+  await lazy.firstScreen;
+  html.dataset.firstScreen = 'ready';
   scrollToHash();
+  await lazy.all;
+  html.dataset.practice = 'ready';
 }
 
 main();
