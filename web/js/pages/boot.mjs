@@ -4,7 +4,7 @@
 // shared the first seconds of a slow connection with the stylesheets and the fonts the first
 // paint waits for (font-display: block), and Lighthouse's mobile run counted all of them before
 // the first paint. So the page's own script (its <script data-entry>) loads once the first
-// screen has painted, and only then does the page add the preloads make-site wrote into
+// screen has painted with the page font, and only then does the page add the preloads make-site wrote into
 // <template id="after-first-paint"> (its whole static import graph, the prose, KaTeX), so the
 // graph still arrives at once rather than one import level per round trip.
 // A page that never paints (a background tab) or a browser without paint timing loads its
@@ -25,8 +25,19 @@ function firstPaint() {
   });
 }
 
+// The page font (font-display: block) must be here before its text paints: wait for it too,
+// and for the frame that paints the text with it.
+async function firstTextPaint() {
+  await firstPaint();
+  if (document.fonts && document.fonts.ready) {
+    await Promise.race([document.fonts.ready, new Promise((r) => setTimeout(r, FALLBACK_MS))]);
+  }
+  // (a frame never comes in a background tab: at most 100 ms)
+  await Promise.race([new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0))), new Promise((r) => setTimeout(r, 100))]);
+}
+
 const script = document.querySelector('script[data-entry]');
-await firstPaint();
+await firstTextPaint();
 const later = document.getElementById('after-first-paint');
 if (later) document.head.append(later.content.cloneNode(true));
 await import(new URL(script.dataset.entry, document.baseURI).href);

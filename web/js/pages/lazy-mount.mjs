@@ -78,7 +78,8 @@ export function lazyMount({ ids, mount, urgent = [], rootMargin = '100% 0px 100%
       const p = Promise.resolve().then(() => mount(id)).catch((err) => console.error(`section ${id}`, err));
       started.set(id, p);
       p.finally(() => settled.get(id)());
-      if (io) { const el = document.getElementById(id); if (el) io.unobserve(el); }
+      // (no unobserve: the observer's first report, which the first screen waits for, must
+      // come even when every section was started before it, by mountAll() or as urgent)
     }
     return whenSettled.get(id);
   }
@@ -97,7 +98,7 @@ export function lazyMount({ ids, mount, urgent = [], rootMargin = '100% 0px 100%
         for (const id of near) start(id);
         firstCall(near);
       }, { rootMargin: margin });
-      for (const id of ids) { const el = document.getElementById(id); if (el && !started.has(id)) io.observe(el); }
+      for (const id of ids) { const el = document.getElementById(id); if (el) io.observe(el); }
     };
     observe(firstMargin);
     // the reader moves: look ahead from now on
