@@ -1,14 +1,14 @@
 // The one script a lesson or practice page loads before its first paint (issue 14 item 7).
 // Everything the first screen shows (title, lede, contents, section headings) is in the HTML;
 // the page's modules, its prose JSON and KaTeX are not needed to draw it. Fetched at once, they
-// shared the first seconds of a slow connection with the stylesheets and the fonts the first
-// paint waits for (font-display: block), and Lighthouse's mobile run counted all of them before
-// the first paint. So the page's own script (its <script data-entry>) loads once the first
-// screen has painted with the page font, and only then does the page add the preloads make-site wrote into
+// shared the first seconds of a slow connection with the stylesheets and the font the first
+// paint waits for, and Lighthouse's mobile run counted all of them before the first paint.
+// So the page's own script (its <script data-entry>) loads once the first screen has painted
+// with the page font, and only then does the page add the preloads make-site wrote into
 // <template id="after-first-paint"> (its whole static import graph, the prose, KaTeX), so the
 // graph still arrives at once rather than one import level per round trip.
-// A page that never paints (a background tab) or a browser without paint timing loads its
-// script after FALLBACK_MS at most: the fonts' own block period.
+// A font that does not come, a page that never paints (a background tab) or a browser without
+// paint timing hold the page back FALLBACK_MS at most: the fonts' own block period.
 
 const FALLBACK_MS = 3000;
 
@@ -25,14 +25,21 @@ function firstPaint() {
   });
 }
 
-// The page font (font-display: block) must be here before its text paints: wait for it too,
-// and for the frame that paints the text with it.
-async function firstTextPaint() {
-  await firstPaint();
+// The page shows once its font is here (html.font-pending hides it, site.css): painted with
+// the fallback font first, the header and contents reflowed when the font came. Laying the page
+// out first makes the browser request the fonts its text needs, so fonts.ready waits for them.
+async function pageFont() {
+  void document.body.offsetHeight;
   if (document.fonts && document.fonts.ready) {
     await Promise.race([document.fonts.ready, new Promise((r) => setTimeout(r, FALLBACK_MS))]);
   }
-  // (a frame never comes in a background tab: at most 100 ms)
+  document.documentElement.classList.remove('font-pending');
+}
+
+async function firstTextPaint() {
+  await pageFont();
+  await firstPaint();
+  // the frame that paints it (a frame never comes in a background tab: at most 100 ms)
   await Promise.race([new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0))), new Promise((r) => setTimeout(r, 100))]);
 }
 
