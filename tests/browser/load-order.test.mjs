@@ -55,3 +55,39 @@ for (const lang of LANGS) {
     });
   }
 }
+
+// The page is hidden until its font is here (html.font-pending, removed by boot.mjs): with
+// scripts off nothing removes the class, and css/noscript.css (linked inside <noscript>) must
+// show the page with its "needs JavaScript" message.
+test('fa index.html with scripts off: the page is visible and says it needs JavaScript', T, async () => {
+  const page = await newPage(b);
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Emulation.setScriptExecutionDisabled', { value: true });
+  await page.goto(url('/fa/index.html'), { waitUntil: 'load' });
+  const seen = await page.evaluate(() => ({
+    pending: document.documentElement.classList.contains('font-pending'),
+    body: getComputedStyle(document.body).visibility,
+    message: [...document.querySelectorAll('.error-message')].some((p) => p.getBoundingClientRect().height > 0),
+  }));
+  assert.deepEqual(seen, { pending: true, body: 'visible', message: true });
+  await page.close();
+});
+
+test('fa index.html: the page is hidden only until its font is here', T, async () => {
+  const page = await newPage(b);
+  // what the font looked like the moment the class went
+  await page.addInitScript(() => {
+    new MutationObserver((recs, mo) => {
+      const html = document.documentElement;
+      if (html && !html.classList.contains('font-pending') && recs.some((r) => r.attributeName === 'class')) {
+        mo.disconnect();
+        window.__shownWith = { arabic: document.fonts.check('1rem Vazirmatn', 'ب'), latin: document.fonts.check('1rem Vazirmatn', 'a') };
+      }
+    }).observe(document, { subtree: true, attributes: true, attributeFilter: ['class'] });
+  });
+  await page.goto(url('/fa/index.html'), { waitUntil: 'load' });
+  await page.waitForFunction(() => window.__shownWith, null, { timeout: 60000 });
+  const seen = await page.evaluate(() => ({ body: getComputedStyle(document.body).visibility, ...window.__shownWith }));
+  assert.deepEqual(seen, { body: 'visible', arabic: true, latin: true });
+  await page.close();
+});

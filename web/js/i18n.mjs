@@ -38,19 +38,27 @@ const warned = new Set();
 const LRI = '\u2066';
 const PDI = '\u2069';
 
-/** Load the merged text file of a language and KaTeX. Returns the dictionary. */
+/** Load the merged text file of a language. Returns the dictionary. */
 export async function loadText(lang, { latinDigits = false, url } = {}) {
   currentLang = lang;
   latin = !!latinDigits;
   const textUrl = url || new URL(`../text/${lang}.json`, import.meta.url);
-  const [res, k] = await Promise.all([
-    fetch(textUrl),
-    import('../vendor/katex/katex.mjs').then((m) => m.default || m).catch(() => null),
-  ]);
+  const res = await fetch(textUrl);
   if (!res.ok) throw Object.assign(new Error(`text ${lang}: HTTP ${res.status}`), { code: 'TextLoad' });
   dict = await res.json();
-  katex = k;
   return dict;
+}
+
+// KaTeX loads when the first part that shows formulas mounts (pages/page-common.mjs mountPart),
+// not with the prose: the page's first screen has no formula, and evaluating KaTeX was one of
+// the longest tasks of the load (about 40 ms). Until it is here, renderMath writes the source.
+let katexLoading = null;
+/** Load KaTeX once; resolves to it (null when it cannot load: formulas stay as their source). */
+export function loadMath() {
+  if (!katexLoading) {
+    katexLoading = import('../vendor/katex/katex.mjs').then((m) => { katex = m.default || m; return katex; }).catch(() => null);
+  }
+  return katexLoading;
 }
 
 /** For tests and tools: use an in-memory dictionary. */

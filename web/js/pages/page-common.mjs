@@ -21,7 +21,7 @@
 import { getSettings, setSettings } from '../settings.mjs';
 import { language } from '../languages.mjs';
 import { formatBytes, formatPercent, localizeDigits, parseNumber } from '../numerals.mjs';
-import { loadText, t, tNode, tPlural, tNodePlural, fmt, has, renderMath, renderMarkup, getLatinDigits, setLatinDigits, applyDigits, watchDigits } from '../i18n.mjs';
+import { loadText, loadMath, t, tNode, tPlural, tNodePlural, fmt, has, renderMath, renderMarkup, getLatinDigits, setLatinDigits, applyDigits, watchDigits } from '../i18n.mjs';
 import { createEngineClient } from '../engine-client.mjs';
 import { registerServiceWorker } from '../sw-register.mjs';
 
@@ -189,8 +189,8 @@ export function baseCtx(settings, { unitKey, errorNode }) {
 }
 
 /**
- * Mount one part of the page into #id: load() its module, drop the loading line, call
- * mount(root, ctx()). data-state goes loading → ready, or error with errorNode(err, failKey)
+ * Mount one part of the page into #id: load() its module and KaTeX (i18n loadMath: parts write
+ * formulas), drop the loading line, call mount(root, ctx()). data-state goes loading → ready, or error with errorNode(err, failKey)
  * inside that part only.
  */
 export async function mountPart(id, { load, ctx, errorNode, failKey, what }) {
@@ -198,7 +198,7 @@ export async function mountPart(id, { load, ctx, errorNode, failKey, what }) {
   if (!root) return;
   root.dataset.state = 'loading';
   try {
-    const mod = await load();
+    const [mod] = await Promise.all([load(), loadMath()]);
     for (const el of root.querySelectorAll('.section-loading')) el.remove();
     await mod.mount(root, ctx());
     root.dataset.state = 'ready';
