@@ -152,3 +152,14 @@ test('ar: a reader who jumps to a far section stays there while the sections abo
   assertNoIssues(page);
   await page.close();
 });
+
+test('ar: the find shortcut (Ctrl+F) builds every section, so finding in the page finds their text', T, async () => {
+  const page = await openFirstScreen('ar');
+  await settle(page);
+  assert.equal((await states(page)).kvcache, 'pending', 'kvcache waits before the shortcut');
+  await page.keyboard.press('Control+f');
+  await waitLesson(page, 60000, { all: false });   // without the tests' own mountAll
+  await allReady(page);
+  assertNoIssues(page);
+  await page.close();
+});
