@@ -51,23 +51,32 @@ async function allReady(page) {
   for (const [id, s] of Object.entries(states)) assert.equal(s, 'ready', `${id} ready once html[data-lesson]=ready`);
 }
 
-// Open the lesson without asking for every section; resolves once the first screen is built.
+// Open the lesson without asking for every section; resolves once the first screen is built
+// and the engine answered.
 async function openFirstScreen(lang, query = '', { viewport } = {}) {
   const page = await newPage(b, { viewport });
   await page.goto(url(`/${lang}/index.html${query}`), { waitUntil: 'load' });
-  await page.waitForFunction(() => document.documentElement.dataset.firstScreen === 'ready', null, { timeout: 60000 });
+  await page.waitForFunction(() => {
+    const d = document.documentElement.dataset;
+    return d.firstScreen === 'ready' && d.engine === 'ready';
+  }, null, { timeout: 60000 });
   return page;
 }
-const states = (page) => page.evaluate(() => Object.fromEntries([...document.querySelectorAll('main > section')].map((s) => [s.id, s.dataset.state])));
+// Every test ends alike: the rest of the lesson builds, every section is ready, nothing logged.
+async function buildAllAndClose(page, waitOpts) {
+  await waitLesson(page, 60000, waitOpts);
+  await allReady(page);
+  assertNoIssues(page);
+  await page.close();
+}
 // two animation frames and a task: an observer callback due now has run
 const settle = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 50)))));
 
 for (const lang of LANGS) {
   test(`${lang}: far sections stay unbuilt (pending) while the reader stays on the first screen; mountAll builds them all, then data-lesson=ready`, T, async () => {
     const page = await openFirstScreen(lang);
-    await page.waitForFunction(() => document.documentElement.dataset.engine === 'ready', null, { timeout: 60000 });
     await settle(page);
-    const st = await states(page);
+    const st = await sectionStates(page);
     assert.equal(st.intro, 'ready', 'the intro is on the first screen at 1280 px');
     for (const far of ['s7', 's8', 's9', 'refs']) assert.equal(st[far], 'pending', `${far} was not built (${JSON.stringify(st)})`);
     assert.equal(await page.evaluate(() => document.documentElement.dataset.lesson), undefined, 'data-lesson is not ready while sections are unbuilt');
@@ -82,18 +91,14 @@ for (const lang of LANGS) {
 
 test('fa: on a phone nothing below the first screen is built during load; the first scroll builds the next chapter', T, async () => {
   const page = await openFirstScreen('fa', '', { viewport: { width: PHONE_WIDTHS[0], height: 740 } });
-  await page.waitForFunction(() => document.documentElement.dataset.engine === 'ready', null, { timeout: 60000 });
   await settle(page);
   const introTop = await page.evaluate(() => document.getElementById('intro').getBoundingClientRect().top);
   assert.ok(introTop > 740, `the contents fill the phone's first screen (intro at ${introTop} px)`);
-  assert.equal((await states(page)).intro, 'pending', 'the intro, below the first screen, waits for the reader');
+  assert.equal((await sectionStates(page)).intro, 'pending', 'the intro, below the first screen, waits for the reader');
   await page.mouse.wheel(0, 200);
   await page.waitForFunction(() => document.getElementById('intro').dataset.state === 'ready', null, { timeout: 60000 });
-  assert.equal((await states(page)).s9, 'pending', 's9, many screens down, still waits');
-  await waitLesson(page);
-  await allReady(page);
-  assertNoIssues(page);
-  await page.close();
+  assert.equal((await sectionStates(page)).s9, 'pending', 's9, many screens down, still waits');
+  await buildAllAndClose(page);
 });
 
 test('fa: a far section mounts as soon as the reader scrolls to it; the sections between stay unbuilt', T, async () => {
@@ -101,12 +106,9 @@ test('fa: a far section mounts as soon as the reader scrolls to it; the sections
   await page.goto(url('/fa/index.html#lazy-scroll-to=refs'), { waitUntil: 'load' });
   await page.waitForFunction(() => document.getElementById('refs').dataset.state === 'ready', null, { timeout: 60000 });
   await settle(page);
-  const st = await states(page);
+  const st = await sectionStates(page);
   assert.equal(st.s5, 'pending', `s5, far from both the top and refs, was not built (${JSON.stringify(st)})`);
-  await waitLesson(page);
-  await allReady(page);
-  assertNoIssues(page);
-  await page.close();
+  await buildAllAndClose(page);
 });
 
 test('ar: the #hash section mounts at once, before the sections between it and the top', T, async () => {
@@ -156,10 +158,7 @@ test('ar: a reader who jumps to a far section stays there while the sections abo
 test('ar: the find shortcut (Ctrl+F) builds every section, so finding in the page finds their text', T, async () => {
   const page = await openFirstScreen('ar');
   await settle(page);
-  assert.equal((await states(page)).kvcache, 'pending', 'kvcache waits before the shortcut');
+  assert.equal((await sectionStates(page)).kvcache, 'pending', 'kvcache waits before the shortcut');
   await page.keyboard.press('Control+f');
-  await waitLesson(page, 60000, { all: false });   // without the tests' own mountAll
-  await allReady(page);
-  assertNoIssues(page);
-  await page.close();
+  await buildAllAndClose(page, { all: false });   // without the tests' own mountAll
 });

@@ -11,6 +11,7 @@
 // paint timing hold the page back FALLBACK_MS at most: the fonts' own block period.
 
 const FALLBACK_MS = 3000;
+const after = (ms) => new Promise((r) => setTimeout(r, ms));
 
 function firstPaint() {
   return new Promise((resolve) => {
@@ -31,7 +32,7 @@ function firstPaint() {
 async function pageFont() {
   void document.body.offsetHeight;
   if (document.fonts && document.fonts.ready) {
-    await Promise.race([document.fonts.ready, new Promise((r) => setTimeout(r, FALLBACK_MS))]);
+    await Promise.race([document.fonts.ready, after(FALLBACK_MS)]);
   }
   document.documentElement.classList.remove('font-pending');
 }
@@ -40,7 +41,7 @@ async function firstTextPaint() {
   await pageFont();
   await firstPaint();
   // the frame that paints it (a frame never comes in a background tab: at most 100 ms)
-  await Promise.race([new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0))), new Promise((r) => setTimeout(r, 100))]);
+  await Promise.race([new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0))), after(100)]);
 }
 
 const script = document.querySelector('script[data-entry]');

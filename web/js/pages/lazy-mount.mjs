@@ -13,8 +13,11 @@
 // A section the reader never nears is never built. Without IntersectionObserver every
 // section mounts at once, as before.
 //
-// Usage (pages/lesson.mjs):
-//   const lazy = lazyMount({ ids: ['intro', 's1', …], mount: (id) => mountSection(id), urgent: ['s7'] });
+// Usage (pages/lesson.mjs, pages/practice.mjs):
+//   const lazy = lazyMount({ ids: ['intro', 's1', …], mount: (id) => mountSection(id), urgent: ['s7'],
+//                            followHash: scrollToHash });
+//   (urgent: null mounts every section at once: the #hash names an element none has built yet;
+//   followHash is called after a late same-page link has made every section mount)
 //   await lazy.firstScreen;    // the sections mounted at once have settled
 //   await lazy.all;            // every section has mounted or failed (after mountAll(), or
 //                              // once the reader has been near each)
@@ -63,7 +66,7 @@ function keepPlace(sections) {
   };
 }
 
-export function lazyMount({ ids, mount, urgent = [], rootMargin = '100% 0px 100% 0px', firstMargin = '0px' }) {
+export function lazyMount({ ids, mount, urgent = [], followHash = () => {}, rootMargin = '100% 0px 100% 0px', firstMargin = '0px' }) {
   const release = keepPlace(ids.map((id) => document.getElementById(id)).filter(Boolean));
   const started = new Map();
   const settled = new Map();
@@ -84,6 +87,8 @@ export function lazyMount({ ids, mount, urgent = [], rootMargin = '100% 0px 100%
     return whenSettled.get(id);
   }
   const mountAll = () => Promise.all(ids.map(start));
+  mountAllWhenNeeded(mountAll, followHash);
+  const urgentIds = urgent || [];
 
   let io = null;
   let firstScreen;
@@ -103,32 +108,32 @@ export function lazyMount({ ids, mount, urgent = [], rootMargin = '100% 0px 100%
     observe(firstMargin);
     // the reader moves: look ahead from now on
     window.addEventListener('scroll', () => { io.disconnect(); observe(rootMargin); }, { passive: true, once: true });
-    for (const id of urgent) start(id);
+    for (const id of urgentIds) start(id);
     // The observer reports every observed element once, at its first check.
-    firstScreen = firstEntries.then((near) => Promise.all([...new Set([...urgent, ...near])].filter((id) => settled.has(id)).map(start)));
+    firstScreen = firstEntries.then((near) => Promise.all([...new Set([...urgentIds, ...near])].filter((id) => settled.has(id)).map(start)));
   }
+  if (urgent === null) mountAll();   // the #hash names an element no section has built yet
 
   return {
     firstScreen: firstScreen.then(() => {}),
     all: Promise.all(ids.map((id) => whenSettled.get(id))).then(() => { if (io) io.disconnect(); release(); }),
     start,
     mountAll,
-    isStarted: (id) => started.has(id),
   };
 }
 
 // A same-page link (a citation's "[3]" → #ref-…) to an element that no part has built yet,
 // printing (the printout holds what is built) and finding in the page (the browser finds only
 // what is built): mount them all; then `followHash()` for the link.
-export function mountAllWhenNeeded(lazy, followHash) {
+function mountAllWhenNeeded(mountAll, followHash) {
   window.addEventListener('hashchange', () => {
     const id = decodeURIComponent(location.hash.slice(1));
-    if (id && !document.getElementById(id)) lazy.mountAll().then(followHash);
+    if (id && !document.getElementById(id)) mountAll().then(followHash);
   });
-  window.addEventListener('beforeprint', () => { lazy.mountAll(); });
+  window.addEventListener('beforeprint', () => { mountAll(); });
   window.addEventListener('keydown', (e) => {
     const find = e.key === 'F3' || ((e.ctrlKey || e.metaKey) && !e.altKey && e.code === 'KeyF');
-    if (find) lazy.mountAll();
+    if (find) mountAll();
   });
 }
 

@@ -22,7 +22,7 @@ import { scoped, currentPlace } from '../state.mjs';
 import { setupWhereBar } from './where-bar.mjs';
 import { addCopyLinks } from './copy-link.mjs';
 import { SECTIONS } from '../lesson-sections.mjs';
-import { lazyMount, mountAllWhenNeeded, partsForHash } from './lazy-mount.mjs';
+import { lazyMount, partsForHash } from './lazy-mount.mjs';
 import { html, loadPage, startEngine, baseCtx, makeErrorNode, mountPart, scrollToHash } from './page-common.mjs';
 
 /** A message element for an engine/section error, in the page language. */
@@ -203,15 +203,13 @@ async function main() {
 
   const engine = startEngine(errorNode, 'err.engine.EngineLoad');
 
-  const urgent = urgentSections();
   const lazy = lazyMount({
     ids: SECTIONS.map((s) => s.id),
     mount: (id) => mountSection(SECTIONS.find((s) => s.id === id), settings, engine),
-    urgent: urgent || [],
+    urgent: urgentSections(),
+    followHash: scrollToHash,
   });
   window.__lesson = { engine, ctx: (id) => makeCtx(id, settings, engine), mountAll: lazy.mountAll };
-  if (!urgent) lazy.mountAll();
-  mountAllWhenNeeded(lazy, scrollToHash);
   await lazy.firstScreen;
   html.dataset.firstScreen = 'ready';
   // Content above the target grew while sections mounted: return to the learner's place.

@@ -190,8 +190,8 @@ export function baseCtx(settings, { unitKey, errorNode }) {
 
 /**
  * Mount one part of the page into #id: load() its module and KaTeX (i18n loadMath: parts write
- * formulas), drop the loading line, call mount(root, ctx()). data-state goes loading → ready, or error with errorNode(err, failKey)
- * inside that part only.
+ * formulas), drop the loading line, call mount(root, ctx()). data-state goes loading → ready,
+ * or error with errorNode(err, failKey) inside that part only.
  */
 export async function mountPart(id, { load, ctx, errorNode, failKey, what }) {
   const root = document.getElementById(id);

@@ -15,7 +15,7 @@ import { t, tNode, has } from '../i18n.mjs';
 import { language } from '../languages.mjs';
 import { getProgressStore } from '../store/progress.mjs';
 import { lang, html, loadPage, startEngine, baseCtx, makeErrorNode, mountPart, scrollToHash } from './page-common.mjs';
-import { lazyMount, mountAllWhenNeeded, partsForHash } from './lazy-mount.mjs';
+import { lazyMount, partsForHash } from './lazy-mount.mjs';
 
 const BLOCKS = [
   ['try', 'try-without-code.mjs'],
@@ -72,7 +72,6 @@ async function main() {
   // one ctx for every block; ctx.fmtBytes takes its unit words from practice.unit.*
   const ctx = Object.assign(baseCtx(page.settings, { unitKey: 'practice.unit', errorNode }), { engine, store });
   const ids = BLOCKS.map(([id]) => id);
-  const urgent = partsForHash(ids);
   const lazy = lazyMount({
     ids,
     mount: (id) => mountPart(id, {
@@ -80,11 +79,10 @@ async function main() {
       ctx: () => ctx,
       errorNode, failKey: 'practice.blockFailed', what: 'practice block',
     }),
-    urgent: urgent || [],
+    urgent: partsForHash(ids),
+    followHash: scrollToHash,
   });
   window.__practice = { engine, store, ctx, mountAll: lazy.mountAll };
-  if (!urgent) lazy.mountAll();
-  mountAllWhenNeeded(lazy, scrollToHash);
   await lazy.firstScreen;
   html.dataset.firstScreen = 'ready';
   scrollToHash();
