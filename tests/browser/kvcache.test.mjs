@@ -129,7 +129,10 @@ for (const lang of ['fa', 'ar']) {
     assert.ok((await byTestId(page, 'kvcache-n-error').textContent()).includes(head(TEXT[lang]['kvcache.err.range'])));
     await typeInto(page, 'kvcache-n', '4096');
     await page.waitForFunction(() => document.querySelector('[data-testid="kvcache-calc"]').dataset.stale === 'false');
-    assert.notEqual(await byTestId(page, 'kvcache-result').getAttribute('data-bytes'), before);
+    // the stale mark clears as soon as the value is valid; the engine's new result lands a moment later
+    const at4096 = String(2n * 32n * 8n * 128n * 4096n * 2n);
+    await page.waitForFunction((w) => document.querySelector('[data-testid="kvcache-result"]').dataset.bytes === w, at4096);
+    assert.notEqual(at4096, before);
     // custom: 6 query heads cannot share 4 key/value heads evenly
     await byTestId(page, 'kvcache-model').selectOption('custom');
     await byTestId(page, 'kvcache-custom').waitFor({ state: 'visible' });

@@ -50,6 +50,12 @@ const bar = (page) => page.evaluate(() => {
   };
 });
 
+// what a failed wait saw: the hash, the scroll, the bar and where s5 is
+const where = (page) => page.evaluate(() => ({
+  hash: location.hash, scrollY, bar: document.querySelector('[data-testid="where-bar"]').dataset.section,
+  s5top: Math.round(document.getElementById('s5').getBoundingClientRect().top),
+}));
+
 for (const lang of LANGS) {
   for (const width of [360, 1280]) {
     test(`${lang} ${width}px: the where-bar follows the reader; top and contents by keyboard`, T, async () => {
@@ -94,8 +100,12 @@ for (const lang of LANGS) {
       // a jump to a heading leaves it below the bar (scroll-margin-top). Not to #s6: the contents
       // link above set that hash, and if the scroll spy has not yet replaced it, assigning the same
       // fragment again is a no-op (HTML's Location hash setter), so nothing would scroll.
+      // the scroll spy has caught up with the reader (the hash names the sources) before the jump
+      await page.waitForFunction((id) => location.hash === `#${id}`, sections[sections.length - 1].id)
+        .catch(async (e) => { throw new Error(`the hash did not follow the reader to the sources: ${JSON.stringify(await where(page))}`, { cause: e }); });
       await page.evaluate(() => { location.hash = '#s5'; });
-      await page.waitForFunction(() => document.querySelector('[data-testid="where-bar"]').dataset.section === 's5');
+      await page.waitForFunction(() => document.querySelector('[data-testid="where-bar"]').dataset.section === 's5')
+        .catch(async (e) => { throw new Error(`after the jump to #s5: ${JSON.stringify(await where(page))}`, { cause: e }); });
       const gap = await page.evaluate(() => document.getElementById('s5-h').getBoundingClientRect().top
         - document.querySelector('[data-testid="where-bar"]').getBoundingClientRect().bottom);
       assert.ok(gap >= 0, `the heading is not under the bar (gap ${gap} px)`);
