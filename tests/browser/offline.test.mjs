@@ -50,7 +50,8 @@ const swState = (page) => page.evaluate(async () => {
   return { scope: reg.scope, script: reg.active?.scriptURL, controller: navigator.serviceWorker.controller?.scriptURL ?? null, names, keys };
 });
 
-const waitControlled = (page) => page.waitForFunction(() => !!navigator.serviceWorker.controller, null, { timeout: 20000 });
+// (the page registers its worker after a quiet stretch of 3 s: sw-register.mjs)
+const waitControlled = (page) => page.waitForFunction(() => !!navigator.serviceWorker.controller, null, { timeout: 40000 });
 
 // Is the network really off for the service worker itself (not only for the pages)?
 async function assertNoNetwork() {

@@ -10,7 +10,9 @@
 // the `load` event; then, on a page that reports its state on <html> (data-engine, set by
 // pages/page-common.mjs), until data-lesson / data-practice is ready or error (for the
 // lesson, data-first-screen: its other sections mount only when the reader nears them) and
-// the engine is no longer loading (at most 15 s); then an idle moment (at most 2 s more).
+// the engine is no longer loading (at most 15 s); then a quiet stretch (no long task for 3 s,
+// at most 30 s: registering costs the page a task of its own, and precaching the whole site
+// competes with the fetches of the sections the reader scrolls to), then an idle moment.
 // When the browser comes back online, the worker is checked for an update at once (the
 // browser also checks on every navigation).
 
@@ -35,6 +37,23 @@ function pageSettled() {
   });
 }
 
+const QUIET_MS = 3000;
+const QUIET_CAP_MS = 30000;
+
+/** Resolves once no long task (≥ 50 ms) has run for QUIET_MS (or after QUIET_CAP_MS). */
+function quiet() {
+  return new Promise((resolve) => {
+    let timer = setTimeout(done, QUIET_MS);
+    const cap = setTimeout(done, QUIET_CAP_MS);
+    let po = null;
+    try {
+      po = new PerformanceObserver(() => { clearTimeout(timer); timer = setTimeout(done, QUIET_MS); });
+      po.observe({ type: 'longtask' });
+    } catch { /* no Long Tasks API: the plain QUIET_MS wait */ }
+    function done() { if (po) po.disconnect(); clearTimeout(timer); clearTimeout(cap); resolve(); }
+  });
+}
+
 const idle = () => new Promise((resolve) => {
   if (typeof requestIdleCallback === 'function') requestIdleCallback(() => resolve(), { timeout: 2000 });
   else setTimeout(resolve, 200);
@@ -56,7 +75,7 @@ export function registerServiceWorker() {
         })
         .catch((err) => console.info('offline support unavailable:', (err && err.message) || err));
     };
-    loaded().then(pageSettled).then(idle).then(register);
+    loaded().then(pageSettled).then(quiet).then(idle).then(register);
   } catch (err) {
     console.info('offline support unavailable:', (err && err.message) || err);
   }
