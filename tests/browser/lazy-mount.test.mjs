@@ -6,6 +6,8 @@
 // or the page is asked for all of them (printing, finding, the tests' mountAll); and
 // html[data-lesson]="ready" then arrives with every section ready. One test measures a
 // position: a reader who jumped down keeps their place while the sections above them mount.
+// The last test: on the practice page, the items of a block (its experiments) wait for the
+// reader too, and the find shortcut builds them all.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, newPage, url, assertNoIssues, byTestId, LANGS } from './helpers.mjs';
@@ -53,9 +55,9 @@ async function allReady(page) {
 
 // Open the lesson without asking for every section; resolves once the first screen is built
 // and the engine answered.
-async function openFirstScreen(lang, query = '', { viewport } = {}) {
+async function openFirstScreen(lang, query = '', { viewport, file = 'index.html' } = {}) {
   const page = await newPage(b, { viewport });
-  await page.goto(url(`/${lang}/index.html${query}`), { waitUntil: 'load' });
+  await page.goto(url(`/${lang}/${file}${query}`), { waitUntil: 'load' });
   await page.waitForFunction(() => {
     const d = document.documentElement.dataset;
     return d.firstScreen === 'ready' && d.engine === 'ready';
@@ -161,4 +163,31 @@ test('ar: the find shortcut (Ctrl+F) builds every section, so finding in the pag
   assert.equal((await sectionStates(page)).kvcache, 'pending', 'kvcache waits before the shortcut');
   await page.keyboard.press('Control+f');
   await buildAllAndClose(page, { all: false });   // without the tests' own mountAll
+});
+
+// Items inside a practice block wait for the reader too (buildWhenNear): the first experiment
+// is built with its block, the other five are placeholders until the reader nears them.
+const items = (page) => page.evaluate(() => [...document.querySelector('.experiments').children]
+  .map((el) => (el.classList.contains('lazy-item') ? 'lazy' : el.dataset.id)));
+
+test('fa practice, phone: one experiment is built on load, the next as the reader scrolls to it; Ctrl+F builds every item', T, async () => {
+  const page = await openFirstScreen('fa', '', { viewport: { width: PHONE_WIDTHS[0], height: 740 }, file: 'practice.html' });
+  await settle(page);
+  assert.deepEqual(await items(page), ['e1', 'lazy', 'lazy', 'lazy', 'lazy', 'lazy']);
+  const placeholder = await page.evaluate(() => document.querySelector('.experiments > .lazy-item').getBoundingClientRect().height);
+  assert.equal(await page.evaluate(() => document.getElementById('myth').dataset.state), 'pending', 'the next block waits');
+  await page.evaluate(() => document.querySelector('.experiments').children[2].scrollIntoView());
+  await page.waitForFunction(() => !document.querySelector('.experiments').children[2].classList.contains('lazy-item'));
+  const built = await items(page);
+  assert.equal(built[2], 'e3', `the experiment the reader scrolled to is built (${built})`);
+  await page.keyboard.press('Control+f');
+  await page.waitForFunction(() => document.documentElement.dataset.practice === 'ready', null, { timeout: 60000 });
+  await page.waitForFunction(() => !document.querySelector('.lazy-item'));
+  assert.deepEqual(await items(page), ['e1', 'e2', 'e3', 'e4', 'e5', 'e6']);
+  assert.ok(await page.evaluate(() => document.querySelectorAll('[data-testid="myth-item"]').length) > 1, 'the myths are built');
+  // a placeholder held about its item's height (the blocks below moved little when it was built)
+  const heights = await page.evaluate(() => [...document.querySelector('.experiments').children].slice(1).map((el) => el.getBoundingClientRect().height));
+  for (const hgt of heights) assert.ok(Math.abs(hgt - placeholder) <= 0.25 * hgt, `placeholder ${placeholder} px for an item of ${hgt} px`);
+  assertNoIssues(page);
+  await page.close();
 });

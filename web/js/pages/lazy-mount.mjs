@@ -86,7 +86,8 @@ export function lazyMount({ ids, mount, urgent = [], followHash = () => {}, root
     }
     return whenSettled.get(id);
   }
-  const mountAll = () => Promise.all(ids.map(start));
+  // (then the items inside parts that wait for the reader too: buildWhenNear below)
+  const mountAll = () => Promise.all(ids.map(start)).then(buildAllItems);
   mountAllWhenNeeded(mountAll, followHash);
   const urgentIds = urgent || [];
 
@@ -108,6 +109,7 @@ export function lazyMount({ ids, mount, urgent = [], followHash = () => {}, root
     observe(firstMargin);
     // the reader moves: look ahead from now on
     window.addEventListener('scroll', () => { io.disconnect(); observe(rootMargin); }, { passive: true, once: true });
+    itemMargins = { first: firstMargin, later: rootMargin };
     for (const id of urgentIds) start(id);
     // The observer reports every observed element once, at its first check.
     firstScreen = firstEntries.then((near) => Promise.all([...new Set([...urgentIds, ...near])].filter((id) => settled.has(id)).map(start)));
@@ -147,4 +149,51 @@ export function partsForHash(ids) {
   const part = target && target.closest('main > section[id]');
   if (part && ids.includes(part.id)) return [part.id];
   return target ? [] : null;
+}
+
+// Items inside a part (a practice block's six experiments or its myths): a part on the first
+// screen shows one or two of them, and building the others with it was most of the load's
+// blocking time (their text, formulas and choices, then laying them out). buildWhenNear()
+// returns a placeholder that the item replaces when it nears the screen, by the same margins
+// as the parts (none before the reader's first scroll, then a screen either way); mountAll()
+// builds every item left. Without IntersectionObserver the item is built at once.
+// The placeholder (.lazy-item, site.css) holds about an item's height.
+const pendingItems = new Map();   // placeholder → build()
+let itemMargins = { first: '0px', later: '100% 0px 100% 0px' };
+let itemObserver = null;
+
+function itemObserverNow() {
+  if (itemObserver) return itemObserver;
+  const make = (margin) => new IntersectionObserver((entries) => {
+    for (const e of entries) if (e.isIntersecting) buildItem(e.target);
+  }, { rootMargin: margin });
+  itemObserver = make(itemMargins.first);
+  window.addEventListener('scroll', () => {
+    itemObserver.disconnect();
+    itemObserver = make(itemMargins.later);
+    for (const ph of pendingItems.keys()) itemObserver.observe(ph);
+  }, { passive: true, once: true });
+  return itemObserver;
+}
+
+function buildItem(placeholder) {
+  const build = pendingItems.get(placeholder);
+  if (!build) return;
+  pendingItems.delete(placeholder);
+  itemObserver.unobserve(placeholder);
+  placeholder.replaceWith(build());
+}
+
+function buildAllItems() {
+  for (const ph of [...pendingItems.keys()]) buildItem(ph);
+}
+
+/** An element that becomes build() when it nears the screen (build() returns the item's element). */
+export function buildWhenNear(build) {
+  if (typeof IntersectionObserver === 'undefined') return build();
+  const placeholder = document.createElement('div');
+  placeholder.className = 'lazy-item';
+  pendingItems.set(placeholder, build);
+  itemObserverNow().observe(placeholder);
+  return placeholder;
 }

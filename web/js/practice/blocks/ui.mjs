@@ -8,6 +8,7 @@
 import { ltrExpr } from '../../i18n.mjs';
 import { h } from '../../dom.mjs';
 import { lessonTarget } from '../lesson-links.mjs';
+import { buildWhenNear } from '../../pages/lazy-mount.mjs';
 
 let uid = 0;
 export const nextId = (p = 'p') => `${p}-${++uid}`;
@@ -47,10 +48,14 @@ export function lessonLink(ctx, kind, id) {
       tx(ctx, 'practice.lessonLink', { title: quoted(ctx, `${target.section}.title`) })));
 }
 
-/** A block's body: its intro paragraph, then a <div class=listClass> of make(ctx, item) for each item. */
+/**
+ * A block's body: its intro paragraph, then a <div class=listClass> of make(ctx, item) for
+ * each item. The first item is built with the block; the others as the reader nears them
+ * (pages/lazy-mount.mjs, buildWhenNear: most of a block is below the first screen).
+ */
 export function introAndList(root, ctx, { introKey, listClass, items, make }) {
   root.append(p(ctx, introKey, null, 'block-intro'));
-  root.append(h('div', { class: listClass }, items.map((item) => make(ctx, item))));
+  root.append(h('div', { class: listClass }, items.map((item, i) => (i === 0 ? make(ctx, item) : buildWhenNear(() => make(ctx, item))))));
 }
 
 /** A polite (or assertive) live region. */
