@@ -108,8 +108,8 @@ export function lazyMount({ ids, mount, urgent = [], followHash = () => {}, root
     };
     observe(firstMargin);
     // the reader moves: look ahead from now on
-    window.addEventListener('scroll', () => { io.disconnect(); observe(rootMargin); }, { passive: true, once: true });
-    itemMargins = { first: firstMargin, later: rootMargin };
+    itemMargin = firstMargin;
+    window.addEventListener('scroll', () => { io.disconnect(); observe(rootMargin); itemsLookAhead(rootMargin); }, { passive: true, once: true });
     for (const id of urgentIds) start(id);
     // The observer reports every observed element once, at its first check.
     firstScreen = firstEntries.then((near) => Promise.all([...new Set([...urgentIds, ...near])].filter((id) => settled.has(id)).map(start)));
@@ -157,31 +157,36 @@ export function partsForHash(ids) {
 // returns a placeholder that the item replaces when it nears the screen, by the same margins
 // as the parts (none before the reader's first scroll, then a screen either way); mountAll()
 // builds every item left. Without IntersectionObserver the item is built at once.
-// The placeholder (.lazy-item, site.css) holds about an item's height.
+// The placeholder (.lazy-item, practice.css) holds about an item's height.
 const pendingItems = new Map();   // placeholder → build()
-let itemMargins = { first: '0px', later: '100% 0px 100% 0px' };
+let itemMargin = '0px';
 let itemObserver = null;
 
 function itemObserverNow() {
-  if (itemObserver) return itemObserver;
-  const make = (margin) => new IntersectionObserver((entries) => {
-    for (const e of entries) if (e.isIntersecting) buildItem(e.target);
-  }, { rootMargin: margin });
-  itemObserver = make(itemMargins.first);
-  window.addEventListener('scroll', () => {
-    itemObserver.disconnect();
-    itemObserver = make(itemMargins.later);
-    for (const ph of pendingItems.keys()) itemObserver.observe(ph);
-  }, { passive: true, once: true });
+  if (!itemObserver) {
+    itemObserver = new IntersectionObserver((entries) => {
+      for (const e of entries) if (e.isIntersecting) buildItem(e.target);
+    }, { rootMargin: itemMargin });
+  }
   return itemObserver;
+}
+
+// The reader's first scroll (lazyMount's listener): items look ahead by `margin` from now on.
+function itemsLookAhead(margin) {
+  itemMargin = margin;
+  if (!itemObserver) return;
+  itemObserver.disconnect();
+  itemObserver = null;
+  for (const ph of pendingItems.keys()) itemObserverNow().observe(ph);
 }
 
 function buildItem(placeholder) {
   const build = pendingItems.get(placeholder);
   if (!build) return;
   pendingItems.delete(placeholder);
-  itemObserver.unobserve(placeholder);
-  placeholder.replaceWith(build());
+  if (itemObserver) itemObserver.unobserve(placeholder);
+  // one item failing leaves the others to build (its placeholder stays, empty)
+  try { placeholder.replaceWith(build()); } catch (err) { console.error('item', err); }
 }
 
 function buildAllItems() {
