@@ -6,11 +6,14 @@
 // or the page is asked for all of them (printing, finding, the tests' mountAll); and
 // html[data-lesson]="ready" then arrives with every section ready. One test measures a
 // position: a reader who jumped down keeps their place while the sections above them mount.
-// The last test: on the practice page, the items of a block (its experiments) wait for the
-// reader too, and the find shortcut builds them all.
+// The last tests: on the practice page, the items of a block (its experiments) wait for the
+// reader too, the find shortcut builds them all, and an item that fails to build shows the
+// block-failure message in its place while the others build.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, newPage, url, assertNoIssues, byTestId, LANGS } from './helpers.mjs';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { launch, newPage, url, assertNoIssues, byTestId, LANGS, REPO } from './helpers.mjs';
 import { openLesson, waitLesson, sectionStates, SECTION_IDS } from './lesson-helpers.mjs';
 import { PHONE_WIDTHS } from './phone.mjs';
 
@@ -189,5 +192,32 @@ test('fa practice, phone: one experiment is built on load, the next as the reade
   const heights = await page.evaluate(() => [...document.querySelector('.experiments').children].slice(1).map((el) => el.getBoundingClientRect().height));
   for (const hgt of heights) assert.ok(Math.abs(hgt - placeholder) <= 0.25 * hgt, `placeholder ${placeholder} px for an item of ${hgt} px`);
   assertNoIssues(page);
+  await page.close();
+});
+
+test('ar practice: an item whose build throws shows the block-failure message in its place; the other items build', T, async () => {
+  const page = await newPage(b, { viewport: { width: PHONE_WIDTHS[0], height: 740 } });
+  // the myth m05 throws when built (the served module is changed for this page only)
+  await page.route('**/practice/blocks/myth-fact.mjs', async (route) => {
+    const res = await route.fetch();
+    const body = (await res.text()).replace('function mountMyth(ctx, id) {', "function mountMyth(ctx, id) { if (id === 'm05') throw new Error('broken item');");
+    assert.ok(body.includes('broken item'), 'the test found mountMyth to break');
+    await route.fulfill({ response: res, body });
+  });
+  await page.goto(url('/ar/practice.html'), { waitUntil: 'load' });
+  await page.waitForFunction(() => document.documentElement.dataset.firstScreen === 'ready', null, { timeout: 60000 });
+  await page.evaluate(() => window.__practice.mountAll());
+  await page.waitForFunction(() => document.documentElement.dataset.practice === 'ready', null, { timeout: 60000 });
+  const r = await page.evaluate(() => ({
+    left: document.querySelectorAll('.lazy-item').length,
+    myths: [...document.querySelectorAll('[data-testid="myth-item"]')].map((el) => el.dataset.id),
+    failed: [...document.querySelectorAll('.myths > .error-message')].map((el) => el.textContent.trim()),
+    block: document.getElementById('myth').dataset.state,
+  }));
+  assert.equal(r.left, 0, 'no placeholder is left');
+  assert.ok(!r.myths.includes('m05') && r.myths.length >= 10, `the other myths are built (${r.myths})`);
+  assert.deepEqual(r.failed, [JSON.parse(readFileSync(path.join(REPO, 'web/text/ar/practice.json'), 'utf8'))['practice.blockFailed']]);
+  assert.equal(r.block, 'ready', 'the block itself stays usable');
+  assertNoIssues(page, { allowConsole: [/item failed Error: broken item/] });
   await page.close();
 });

@@ -91,25 +91,22 @@ export function lazyMount({ ids, mount, urgent = [], followHash = () => {}, root
   mountAllWhenNeeded(mountAll, followHash);
   const urgentIds = urgent || [];
 
-  let io = null;
+  let sectionsNear = null;
   let firstScreen;
   if (typeof IntersectionObserver === 'undefined') {
     firstScreen = mountAll();
   } else {
     let firstCall;
     const firstEntries = new Promise((resolve) => { firstCall = resolve; });
-    const observe = (margin) => {
-      io = new IntersectionObserver((entries) => {
-        const near = entries.filter((e) => e.isIntersecting).map((e) => e.target.id);
-        for (const id of near) start(id);
-        firstCall(near);
-      }, { rootMargin: margin });
-      for (const id of ids) { const el = document.getElementById(id); if (el) io.observe(el); }
-    };
-    observe(firstMargin);
-    // the reader moves: look ahead from now on
-    itemMargin = firstMargin;
-    window.addEventListener('scroll', () => { io.disconnect(); observe(rootMargin); itemsLookAhead(rootMargin); }, { passive: true, once: true });
+    sectionsNear = nearWatcher((entries) => {
+      const near = entries.filter((e) => e.isIntersecting).map((e) => e.target.id);
+      for (const id of near) start(id);
+      firstCall(near);
+    }, firstMargin);
+    for (const id of ids) { const el = document.getElementById(id); if (el) sectionsNear.watch(el); }
+    // items inside parts use the parts' margins; once the reader moves, both look ahead
+    items.widen(firstMargin);
+    window.addEventListener('scroll', () => { sectionsNear.widen(rootMargin); items.widen(rootMargin); }, { passive: true, once: true });
     for (const id of urgentIds) start(id);
     // The observer reports every observed element once, at its first check.
     firstScreen = firstEntries.then((near) => Promise.all([...new Set([...urgentIds, ...near])].filter((id) => settled.has(id)).map(start)));
@@ -118,7 +115,7 @@ export function lazyMount({ ids, mount, urgent = [], followHash = () => {}, root
 
   return {
     firstScreen: firstScreen.then(() => {}),
-    all: Promise.all(ids.map((id) => whenSettled.get(id))).then(() => { if (io) io.disconnect(); release(); }),
+    all: Promise.all(ids.map((id) => whenSettled.get(id))).then(() => { if (sectionsNear) sectionsNear.stop(); release(); }),
     start,
     mountAll,
   };
@@ -158,47 +155,52 @@ export function partsForHash(ids) {
 // as the parts (none before the reader's first scroll, then a screen either way); mountAll()
 // builds every item left. Without IntersectionObserver the item is built at once.
 // The placeholder (.lazy-item, practice.css) holds about an item's height.
-const pendingItems = new Map();   // placeholder → build()
-let itemMargin = '0px';
-let itemObserver = null;
-
-function itemObserverNow() {
-  if (!itemObserver) {
-    itemObserver = new IntersectionObserver((entries) => {
-      for (const e of entries) if (e.isIntersecting) buildItem(e.target);
-    }, { rootMargin: itemMargin });
-  }
-  return itemObserver;
-}
-
-// The reader's first scroll (lazyMount's listener): items look ahead by `margin` from now on.
-function itemsLookAhead(margin) {
-  itemMargin = margin;
-  if (!itemObserver) return;
-  itemObserver.disconnect();
-  itemObserver = null;
-  for (const ph of pendingItems.keys()) itemObserverNow().observe(ph);
-}
+const pendingItems = new Map();   // placeholder → [build(), failed(err)]
+const items = nearWatcher((entries) => { for (const e of entries) if (e.isIntersecting) buildItem(e.target); }, '0px');
 
 function buildItem(placeholder) {
-  const build = pendingItems.get(placeholder);
+  const [build, failed] = pendingItems.get(placeholder) || [];
   if (!build) return;
   pendingItems.delete(placeholder);
-  if (itemObserver) itemObserver.unobserve(placeholder);
-  // one item failing leaves the others to build (its placeholder stays, empty)
-  try { placeholder.replaceWith(build()); } catch (err) { console.error('item', err); }
+  items.unwatch(placeholder);
+  // one item failing leaves the others to build; it shows failed(err) instead, as a part does
+  try { placeholder.replaceWith(build()); } catch (err) {
+    console.error('item failed', err);
+    if (failed) placeholder.replaceWith(failed(err));
+  }
 }
 
 function buildAllItems() {
   for (const ph of [...pendingItems.keys()]) buildItem(ph);
 }
 
-/** An element that becomes build() when it nears the screen (build() returns the item's element). */
-export function buildWhenNear(build) {
+/**
+ * An element that becomes build() when it nears the screen (build() returns the item's
+ * element; if it throws, failed(err) returns what shows instead).
+ */
+export function buildWhenNear(build, failed) {
   if (typeof IntersectionObserver === 'undefined') return build();
   const placeholder = document.createElement('div');
   placeholder.className = 'lazy-item';
-  pendingItems.set(placeholder, build);
-  itemObserverNow().observe(placeholder);
+  pendingItems.set(placeholder, [build, failed]);
+  items.watch(placeholder);
   return placeholder;
+}
+
+// An IntersectionObserver over a changing set of elements whose margin can widen (at the
+// reader's first scroll): widen() observes them all again with the new margin, and the new
+// observer reports each once at its first check, as the first did. Created at the first watch().
+function nearWatcher(onEntries, margin) {
+  const watched = new Set();
+  let io = null;
+  const make = () => {
+    io = new IntersectionObserver(onEntries, { rootMargin: margin });
+    for (const el of watched) io.observe(el);
+  };
+  return {
+    watch(el) { watched.add(el); if (io) io.observe(el); else make(); },
+    unwatch(el) { watched.delete(el); if (io) io.unobserve(el); },
+    widen(m) { margin = m; if (io) { io.disconnect(); make(); } },
+    stop() { watched.clear(); if (io) io.disconnect(); io = null; },
+  };
 }

@@ -55,7 +55,8 @@ export function lessonLink(ctx, kind, id) {
  */
 export function introAndList(root, ctx, { introKey, listClass, items, make }) {
   root.append(p(ctx, introKey, null, 'block-intro'));
-  root.append(h('div', { class: listClass }, items.map((item, i) => (i === 0 ? make(ctx, item) : buildWhenNear(() => make(ctx, item))))));
+  const failed = (err) => ctx.errorNode(err, 'practice.blockFailed');   // as a block that fails
+  root.append(h('div', { class: listClass }, items.map((item, i) => (i === 0 ? make(ctx, item) : buildWhenNear(() => make(ctx, item), failed)))));
 }
 
 /** A polite (or assertive) live region. */
