@@ -82,7 +82,8 @@ export function lazyMount({ ids, mount, urgent = [], followHash = () => {}, root
       started.set(id, p);
       p.finally(() => settled.get(id)());
       // (no unobserve: the observer's first report, which the first screen waits for, must
-      // come even when every section was started before it, by mountAll() or as urgent)
+      // come even when every section was started before it, by mountAll() or as urgent,
+      // unless every section has settled)
     }
     return whenSettled.get(id);
   }
@@ -91,6 +92,7 @@ export function lazyMount({ ids, mount, urgent = [], followHash = () => {}, root
   mountAllWhenNeeded(mountAll, followHash);
   const urgentIds = urgent || [];
 
+  const allSettled = Promise.all(ids.map((id) => whenSettled.get(id)));
   let sectionsNear = null;
   let firstScreen;
   if (typeof IntersectionObserver === 'undefined') {
@@ -108,14 +110,19 @@ export function lazyMount({ ids, mount, urgent = [], followHash = () => {}, root
     items.widen(firstMargin);
     window.addEventListener('scroll', () => { sectionsNear.widen(rootMargin); items.widen(rootMargin); }, { passive: true, once: true });
     for (const id of urgentIds) start(id);
-    // The observer reports every observed element once, at its first check.
-    firstScreen = firstEntries.then((near) => Promise.all([...new Set([...urgentIds, ...near])].filter((id) => settled.has(id)).map(start)));
+    // The observer reports every observed element once, at its first check. When every part
+    // settled first (mountAll right after load), `all` stops the observer and that report never
+    // comes (a CI run waited for it forever): the first screen is ready then too.
+    firstScreen = Promise.race([
+      firstEntries.then((near) => Promise.all([...new Set([...urgentIds, ...near])].filter((id) => settled.has(id)).map(start))),
+      allSettled,
+    ]);
   }
   if (urgent === null) mountAll();   // the #hash names an element no section has built yet
 
   return {
     firstScreen: firstScreen.then(() => {}),
-    all: Promise.all(ids.map((id) => whenSettled.get(id))).then(() => { if (sectionsNear) sectionsNear.stop(); release(); }),
+    all: allSettled.then(() => { if (sectionsNear) sectionsNear.stop(); release(); }),
     start,
     mountAll,
   };
