@@ -27,6 +27,9 @@ namespace {
 
 using emscripten::typed_memory_view;
 
+// The code of an exception that is not an attn::Error (an engine defect).
+constexpr const char* kInternal = "Internal";
+
 val js_error(const std::string& message, const char* code) {
   val error = val::global("Error").new_(message);
   error.set("code", code);
@@ -44,14 +47,26 @@ val guarded(F&& f) {
     return js_error("out of memory: the WebAssembly heap cannot grow any further (4 GiB at most)",
                     "TooLarge");
   } catch (const std::exception& e) {
-    return js_error(std::string("internal error: ") + e.what(), "Internal");
+    return js_error(std::string("internal error: ") + e.what(), kInternal);
   }
 }
 
-// Saturating: a double past SIZE_MAX (32 bits on wasm32) would trap in the conversion.
+// Sizes of things held in memory (rows, columns, heads of a cache, block
+// sizes). Saturating: a double past SIZE_MAX (32 bits on wasm32) would trap
+// in the conversion, and SIZE_MAX means the same as anything larger for each
+// of them (more rows or heads than wasm32 can hold are refused by the budget;
+// a block or window of SIZE_MAX keys already covers every key).
 std::size_t to_size(double x) {
   if (!(x > 0)) return 0;
   return x >= static_cast<double>(SIZE_MAX) ? SIZE_MAX : static_cast<std::size_t>(x);
+}
+
+// Counts and positions the engine takes as 64-bit (the visibility rule's
+// options, visible_pairs, kv_bytes_read): exact for every whole number
+// engine.mjs lets through (at most 2^53), so WebAssembly agrees with native.
+std::uint64_t to_u64(double x) {
+  if (!(x > 0)) return 0;
+  return x >= 0x1p64 ? UINT64_MAX : static_cast<std::uint64_t>(x);
 }
 
 // {rows, cols, data: Float32Array | number[]} -> owning Matrix (one copy into wasm memory).
@@ -91,12 +106,11 @@ std::optional<float> to_scale(const val& scale) {
   return static_cast<float>(scale.as<double>());
 }
 
+// engine.mjs passes only names from variant_names() (the engine's own table).
 Variant to_variant(const std::string& name) {
-  if (name == "materialized") return Variant::Materialized;
-  if (name == "chunked") return Variant::Chunked;
-  if (name == "reference") return Variant::Reference;
-  throw Error(ErrorCode::BadArgument,
-              "attention: unknown variant '" + name + "'; use 'materialized', 'chunked' or 'reference'");
+  for (std::size_t i = 0; i < static_cast<std::size_t>(Variant::Count); ++i)
+    if (name == variant_name(static_cast<Variant>(i))) return static_cast<Variant>(i);
+  return Variant::Count;  // the engine refuses it with its own message
 }
 
 val experiment_row(const ExperimentRow& r) {
@@ -126,9 +140,9 @@ AttentionOptions to_options(const val& options, std::size_t L, std::size_t S,
   opt.block_q = to_size(options["blockQ"].as<double>());
   opt.block_k = to_size(options["blockK"].as<double>());
   opt.return_weights = options["returnWeights"].as<bool>();
-  opt.row_offset = to_size(options["rowOffset"].as<double>());
-  opt.window = to_size(options["window"].as<double>());
-  opt.query_period = to_size(options["queryPeriod"].as<double>());
+  opt.row_offset = to_u64(options["rowOffset"].as<double>());
+  opt.window = to_u64(options["window"].as<double>());
+  opt.query_period = to_u64(options["queryPeriod"].as<double>());
   const val js_mask = options["mask"];
   if (!js_mask.isUndefined() && !js_mask.isNull()) {
     mask = emscripten::convertJSArrayToNumberVector<std::uint8_t>(js_mask["data"]);
@@ -233,10 +247,10 @@ val visible_pairs(double L, double S, val rule) {
   return guarded([&] {
     AttentionOptions opt;
     opt.causal = rule["causal"].as<bool>();
-    opt.window = to_size(rule["window"].as<double>());
-    opt.row_offset = to_size(rule["rowOffset"].as<double>());
-    opt.query_period = to_size(rule["queryPeriod"].as<double>());
-    return val(attn::visible_pairs(to_size(L), to_size(S), opt));
+    opt.window = to_u64(rule["window"].as<double>());
+    opt.row_offset = to_u64(rule["rowOffset"].as<double>());
+    opt.query_period = to_u64(rule["queryPeriod"].as<double>());
+    return val(attn::visible_pairs(to_u64(L), to_u64(S), opt));
   });
 }
 
@@ -333,6 +347,25 @@ val random_normal(double seed, double rows, double cols) {
   });
 }
 
+val variant_names() {
+  return guarded([&] {
+    val names = val::array();
+    for (std::size_t i = 0; i < static_cast<std::size_t>(Variant::Count); ++i)
+      names.call<void>("push", std::string(variant_name(static_cast<Variant>(i))));
+    return names;
+  });
+}
+
+val error_codes() {
+  return guarded([&] {
+    val codes = val::array();
+    for (std::size_t i = 0; i < static_cast<std::size_t>(ErrorCode::Count); ++i)
+      codes.call<void>("push", std::string(error_code_name(static_cast<ErrorCode>(i))));
+    codes.call<void>("push", std::string(kInternal));
+    return codes;
+  });
+}
+
 val memory_budget() {
   return guarded([&] { return val(static_cast<double>(attn::memory_budget())); });
 }
@@ -389,9 +422,10 @@ val multihead_attention(val q, val k, val v, double heads_q, double heads_kv, va
     const Matrix qm = to_matrix(q, fn, "q");
     const Matrix km = to_matrix(k, fn, "k");
     const Matrix vm = to_matrix(v, fn, "v");
-    const HeadCounts heads{to_size(heads_q), to_size(heads_kv)};
+    const HeadCounts heads{to_u64(heads_q), to_u64(heads_kv)};
     // a mask is L x S of one head (engine.mjs checked the divisions)
-    const std::size_t L = heads.q != 0 ? qm.rows / heads.q : 0, S = heads.kv != 0 ? km.rows / heads.kv : 0;
+    const std::size_t L = heads.q != 0 ? static_cast<std::size_t>(qm.rows / heads.q) : 0;
+    const std::size_t S = heads.kv != 0 ? static_cast<std::size_t>(km.rows / heads.kv) : 0;
     std::vector<std::uint8_t> mask;
     const AttentionOptions opt = to_options(options, L, S, mask);
     return multihead_to_js(attn::multihead_attention(qm.view(), km.view(), vm.view(), heads, opt),
@@ -401,8 +435,8 @@ val multihead_attention(val q, val k, val v, double heads_q, double heads_kv, va
 
 val kv_bytes_read(double heads_q, double heads_kv, double rows, double d_k, double d_v) {
   return guarded([&] {
-    return val(attn::kv_bytes_read({to_size(heads_q), to_size(heads_kv)}, to_size(rows), to_size(d_k),
-                                   to_size(d_v)));
+    return val(attn::kv_bytes_read({to_u64(heads_q), to_u64(heads_kv)}, to_u64(rows), to_u64(d_k),
+                                   to_u64(d_v)));
   });
 }
 

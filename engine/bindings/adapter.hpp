@@ -31,6 +31,11 @@ val online_softmax_trace(val q, val k, val v, double row, double block_k, bool c
 val logit_stats(val q, val k, val scale);
 val jacobian_norm(val p);
 val random_normal(double seed, double rows, double cols);
+// The engine's own tables, so that engine.mjs and the tests repeat neither:
+// the variants' names (attn::variant_name) and every error code the bindings
+// can return (attn::error_code_name, then 'Internal').
+val variant_names();
+val error_codes();
 val memory_budget();
 val set_memory_budget(double bytes);
 // Heads and the KV cache (engine.hpp): q, k, v head-major; options as attention's.

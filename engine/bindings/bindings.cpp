@@ -22,6 +22,8 @@ EMSCRIPTEN_BINDINGS(attn) {
   function("logitStats", &a::logit_stats);
   function("jacobianNorm", &a::jacobian_norm);
   function("randomNormal", &a::random_normal);
+  function("variantNames", &a::variant_names);
+  function("errorCodes", &a::error_codes);
   function("memoryBudget", &a::memory_budget);
   function("setMemoryBudget", &a::set_memory_budget);
   function("multiheadAttention", &a::multihead_attention);

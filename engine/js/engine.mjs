@@ -2,12 +2,14 @@
 // (C++ compiled to WebAssembly, attn.mjs + attn.wasm next to this file).
 // It validates every argument in JS, with an English message and an
 // `error.code` ('ShapeMismatch' | 'ZeroDimension' | 'NonFinite' | 'TooLarge' |
-// 'BadArgument'), calls the Embind functions and returns copies only.
+// 'BadArgument'; 'Internal' for an engine defect; the list is errorCodes()),
+// calls the Embind functions and returns copies only.
 // Matrices are {rows, cols, data: Float32Array}; masks {rows, cols, data: Uint8Array}.
 // API contract: engine/README.md. Works in a page, a module Worker and Node 20.
 import createAttnModule from './attn.mjs';
 
-const VARIANTS = ['materialized', 'chunked', 'reference'];
+// The variants' names, from the engine's own table (attn::variant_name) when it loads.
+let VARIANTS = [];
 const DEFAULT_BLOCK = 64;  // AttentionOptions::block_q / block_k
 
 // ------------------------------------------------------------------ loading
@@ -48,6 +50,14 @@ export async function loadEngine() {
 }
 
 // ------------------------------------------------------------------ validation
+// What is checked where: engine.mjs checks what only JavaScript can (types,
+// whole numbers up to 2^53, typed-array kinds, a data length that matches
+// rows x cols, sizes that wasm32 cannot address, each field read once); every
+// rule about shapes and values that the engine checks itself (q, k and v
+// agreeing, the scale, return_weights with chunked, the KV cache's rows) is
+// left to the engine, so its English message is the one the page shows: one
+// text per rule, not a JS copy and a C++ copy that drift apart.
+//
 // Every caller field is read exactly ONCE, here, into plain values and fresh
 // typed-array views; only those reach the bindings. A getter that answers
 // differently on a later read, or throws on one, then cannot slip a
@@ -64,16 +74,33 @@ function fail(code, message, cause) {
   throw error;
 }
 
+// The typed-array views made by the read phase running now: {view, length, name}.
+let viewsBeingRead = null;
+
 // Runs read(), the argument checks of `fn`. An exception from the caller's
 // own code (a getter, a Proxy trap) becomes BadArgument with it as `cause`.
+// A later getter may still shrink (a resizable ArrayBuffer) or detach the
+// buffer of an array checked earlier; its fresh view then reads as empty, and
+// the bindings' copy would throw a TypeError inside the Embind call (which
+// skips C++ destructors: the inputs already copied into the wasm heap leak).
+// So every view's length is checked again once the whole read is done.
 function readArgs(fn, read) {
+  const outer = viewsBeingRead;
+  const views = [];
+  viewsBeingRead = views;
   try {
-    return read();
+    const args = read();
+    for (const { view, length, name } of views)
+      if (lengthOf(view) !== length)
+        fail('BadArgument', `${fn}: the buffer of ${name} was resized or detached while the arguments were read (it had ${length} entries, now ${lengthOf(view)})`);
+    return args;
   } catch (error) {
     if (engineErrors.has(error)) throw error;
     let what;
     try { what = error instanceof Error ? `${error.name}: ${error.message}` : String(error); } catch { what = 'a value'; }
     return fail('BadArgument', `${fn}: reading the arguments threw ${what}`, error);
+  } finally {
+    viewsBeingRead = outer;
   }
 }
 
@@ -87,7 +114,12 @@ const bufferGetter = intrinsic('buffer'), offsetGetter = intrinsic('byteOffset')
 const kindOf = (x) => kindGetter.call(x);
 const lengthOf = (x) => lengthGetter.call(x);
 // A fresh view of the same memory: no own properties, nothing of the caller's object.
-const viewOf = (Type, x) => new Type(bufferGetter.call(x), offsetGetter.call(x), lengthGetter.call(x));
+// readArgs checks its length again at the end of the read (see there).
+function viewOf(Type, x, name) {
+  const view = new Type(bufferGetter.call(x), offsetGetter.call(x), lengthGetter.call(x));
+  if (viewsBeingRead) viewsBeingRead.push({ view, length: lengthOf(view), name });
+  return view;
+}
 
 // wasm32 addresses 4 GiB; no single input may need more.
 const WASM_BYTES = 2 ** 32;
@@ -166,7 +198,7 @@ function matrix(fn, name, m) {
     fail('ShapeMismatch', `${fn}: ${name}.data has ${length} numbers but ${name} is ${rows}x${cols} (needs ${rows * cols})`);
   if (rows * cols * 4 > WASM_BYTES)
     fail('TooLarge', `${fn}: ${name} is ${rows}x${cols}, ${rows * cols * 4} bytes; WebAssembly can address 4 GiB at most`);
-  const view = viewOf(Float32Array, data);
+  const view = viewOf(Float32Array, data, `${name}.data`);
   requireFinite(fn, name, view, cols);
   return { rows, cols, data: view };
 }
@@ -175,7 +207,7 @@ function matrix(fn, name, m) {
 function vector(fn, name, x) {
   let data;
   if (kindOf(x) === 'Float32Array') {
-    data = viewOf(Float32Array, x);
+    data = viewOf(Float32Array, x, name);
   } else if (Array.isArray(x)) {
     const length = x.length;
     if (typeof length !== 'number' || length * 8 > WASM_BYTES)
@@ -194,29 +226,18 @@ function vector(fn, name, x) {
   return data;
 }
 
-// undefined: 1/sqrt(d_k); null: no scaling (1); else a finite number > 0.
+// undefined: 1/sqrt(d_k); null: no scaling (1); else a number, whose value
+// the engine checks (finite, > 0 in float32).
 function scaleOption(fn, scale) {
   if (scale === undefined) return undefined;
   if (scale === null) return 1;
   if (typeof scale !== 'number') fail('BadArgument', `${fn}: scale must be a number, null or omitted, got ${typeName(scale)}`);
-  if (!Number.isFinite(scale)) fail('NonFinite', `${fn}: scale is ${scale}; it must be finite`);
-  if (scale <= 0) fail('BadArgument', `${fn}: scale is ${scale}; it must be greater than 0`);
   return scale;
 }
 
-function sameWidth(fn, q, k) {
-  if (q.cols !== k.cols)
-    fail('ShapeMismatch', `${fn}: q is ${q.rows}x${q.cols} and k is ${k.rows}x${k.cols}; q and k need the same number of columns (d_k)`);
-}
-
+// Three matrices; how their shapes must agree is the engine's check.
 function qkv(fn, args) {
-  const q = matrix(fn, 'q', args.q);
-  const k = matrix(fn, 'k', args.k);
-  const v = matrix(fn, 'v', args.v);
-  sameWidth(fn, q, k);
-  if (v.rows !== k.rows)
-    fail('ShapeMismatch', `${fn}: k is ${k.rows}x${k.cols} and v is ${v.rows}x${v.cols}; k and v need the same number of rows (S)`);
-  return { q, k, v };
+  return { q: matrix(fn, 'q', args.q), k: matrix(fn, 'k', args.k), v: matrix(fn, 'v', args.v) };
 }
 
 // {rows, cols, data: Uint8Array} read once -> {rows, cols, data: a fresh view}.
@@ -233,7 +254,7 @@ function mask(fn, m, L, S) {
     fail('ShapeMismatch', `${fn}: mask.data has ${length} entries but the mask is ${L}x${S} (needs ${L * S})`);
   if (L * S >= WASM_BYTES)
     fail('TooLarge', `${fn}: a ${L}x${S} mask is ${L * S} bytes; WebAssembly can address 4 GiB at most`);
-  const view = viewOf(Uint8Array, data);
+  const view = viewOf(Uint8Array, data, 'mask.data');
   const bad = view.findIndex((x) => x > 1);
   if (bad >= 0)
     fail('BadArgument', `${fn}: mask has ${view[bad]} at row ${Math.floor(bad / S)}, column ${bad % S}; use 1 for visible and 0 for hidden`);
@@ -249,11 +270,11 @@ const offOrCount = (fn, name, x) => (x === undefined ? 0 : count(fn, name, x, { 
 // The checked, normalised options object the bindings expect (L query rows, S keys).
 function attentionOptions(fn, args, L, S) {
   const variant = args.variant ?? 'materialized';
-  if (!VARIANTS.includes(variant))
-    fail('BadArgument', `${fn}: unknown variant '${typeof variant === 'string' ? variant : typeName(variant)}'; use 'materialized', 'chunked' or 'reference'`);
+  if (!VARIANTS.includes(variant)) {  // a name, which the engine's enum cannot carry
+    const names = VARIANTS.map((x) => `'${x}'`);
+    fail('BadArgument', `${fn}: unknown variant '${typeof variant === 'string' ? variant : typeName(variant)}'; use ${names.slice(0, -1).join(', ')} or ${names.at(-1)}`);
+  }
   const returnWeights = boolean(fn, 'returnWeights', args.returnWeights, false);
-  if (returnWeights && variant === 'chunked')
-    fail('BadArgument', `${fn}: returnWeights is not available with the 'chunked' variant (it never holds the ${L}x${S} weights); use 'materialized'`);
   return {
     causal: boolean(fn, 'causal', args.causal, false),
     scale: scaleOption(fn, args.scale),
@@ -294,6 +315,8 @@ const PREFILL_OPTIONS = ['scale', 'variant', 'blockQ', 'blockK', 'returnWeights'
 
 // ------------------------------------------------------------------ API
 function makeApi(M) {
+  VARIANTS = M.variantNames();
+  const ERROR_CODES = Object.freeze(M.errorCodes());
   // The bindings return a JS Error instead of throwing it (see engine/bindings/adapter.cpp).
   const call = (fn, ...args) => {
     const result = M[fn](...args);
@@ -344,10 +367,7 @@ function makeApi(M) {
       const fn = 'keyValues';
       const { k, v } = readArgs(fn, () => {
         const o = options(fn, args, ['k', 'v']);
-        const km = matrix(fn, 'k', o.k), vm = matrix(fn, 'v', o.v);
-        if (km.rows !== vm.rows)
-          fail('ShapeMismatch', `${fn}: k has ${km.rows} rows but v has ${vm.rows}; both must be S, one per key`);
-        return { k: km, v: vm };
+        return { k: matrix(fn, 'k', o.k), v: matrix(fn, 'v', o.v) };
       });
       const id = call('storeKeyValues', k, v);
       const S = k.rows, dk = k.cols;  // not k itself: the handle must not keep the caller's buffer alive
@@ -427,14 +447,7 @@ function makeApi(M) {
       const id = call('createKvCache', ...a);
       const cache = engineObject('deleteKvCache', id, 'this key/value cache was deleted');
       const alive = (name) => cache.alive(name);
-      // k (H_kv·n, dk) and v (H_kv·n, dv) for this cache; returns n
-      const kvRows = (name, k, v) => {
-        if (k.cols !== dk || v.cols !== dv)
-          fail('ShapeMismatch', `${name}: k is ${k.rows}x${k.cols} and v is ${v.rows}x${v.cols}, but the cache holds keys of ${dk} and values of ${dv} columns`);
-        if (k.rows !== v.rows)
-          fail('ShapeMismatch', `${name}: k has ${k.rows} rows but v has ${v.rows}; one value row per key row`);
-        return perHead(name, 'k', k, headsKv, 'key/value heads');
-      };
+      // the shapes of k, v and q against the cache are the engine's checks (KvCache)
       return cache.track(Object.freeze({
         headsKv, dk, dv, window,
         /** Appends a prompt's rows; with q (H_q·n, dk) also returns its causal multi-head attention (empty cache only). */
@@ -444,18 +457,14 @@ function makeApi(M) {
           const b = readArgs(name, () => {
             const o = options(name, p, ['k', 'v', 'q', 'headsQ', ...PREFILL_OPTIONS]);
             const k = matrix(name, 'k', o.k), v = matrix(name, 'v', o.v);
-            const n = kvRows(name, k, v);
             if (o.q === undefined) {
               for (const key of ['headsQ', ...PREFILL_OPTIONS])
                 if (o[key] !== undefined) fail('BadArgument', `${name}: ${key} is for the prompt's attention, which needs q`);
               return [k, v, undefined, 0, undefined];
             }
             const q = matrix(name, 'q', o.q);
-            if (q.cols !== dk) fail('ShapeMismatch', `${name}: q has ${q.cols} columns but the cache's keys have ${dk}`);
-            const { hq } = headCounts(name, o.headsQ ?? headsKv, headsKv);  // default: one query head per key/value head
-            if (perHead(name, 'q', q, hq, 'query heads') !== n)
-              fail('ShapeMismatch', `${name}: q has ${q.rows / hq} rows per head but k and v have ${n}; one query per prompt row`);
-            return [k, v, q, hq, attentionOptions(name, o, n, n)];
+            const hq = count(name, 'headsQ', o.headsQ ?? headsKv);  // default: one query head per key/value head
+            return [k, v, q, hq, attentionOptions(name, o, 0, 0)];
           });
           return call('kvCachePrefill', id, ...b);
         },
@@ -466,12 +475,7 @@ function makeApi(M) {
           const b = readArgs(name, () => {
             const o = options(name, d, ['q', 'k', 'v', ...DECODE_OPTIONS]);
             const q = matrix(name, 'q', o.q), k = matrix(name, 'k', o.k), v = matrix(name, 'v', o.v);
-            if (kvRows(name, k, v) !== 1)
-              fail('ShapeMismatch', `${name}: k has ${k.rows} rows; a decode step appends one row per key/value head (${headsKv})`);
-            if (q.cols !== dk) fail('ShapeMismatch', `${name}: q has ${q.cols} columns but the cache's keys have ${dk}`);
-            if (q.rows % headsKv !== 0)
-              fail('BadArgument', `${name}: q has ${q.rows} rows (one per query head), not a multiple of the cache's ${headsKv} key/value heads`);
-            return [q, k, v, attentionOptions(name, o, q.rows, 1)];
+            return [q, k, v, attentionOptions(name, o, 0, 0)];
           });
           return call('kvCacheDecode', id, ...b);
         },
@@ -606,6 +610,15 @@ function makeApi(M) {
       return call('visiblePairs', ...a);
     },
 
+    /**
+     * Every `error.code` this module can throw: the engine's ErrorCode names
+     * (attn::error_code_name, the same list engine.mjs's own checks use) and
+     * 'Internal' (an engine defect). The pages translate each (err.engine.<code>).
+     */
+    errorCodes() {
+      return [...ERROR_CODES];
+    },
+
     /** {simd, version, heapBytes}: heapBytes is the current (= peak) wasm heap size. */
     info() {
       return call('info');
@@ -626,7 +639,6 @@ function makeApi(M) {
         const o = options(fn, args, ['q', 'k', 'v', 'row', 'blockK', 'causal', 'scale', 'window']);
         const { q, k, v } = qkv(fn, o);
         const row = count(fn, 'row', o.row, { min: 0 });
-        if (row >= q.rows) fail('BadArgument', `${fn}: row is ${row} but q has only ${q.rows} rows`);
         const blockK = count(fn, 'blockK', o.blockK, { dimension: false });
         return [q, k, v, row, blockK, boolean(fn, 'causal', o.causal, false), scaleOption(fn, o.scale),
           offOrCount(fn, 'window', o.window)];
@@ -638,10 +650,7 @@ function makeApi(M) {
       const fn = 'logitStats';
       const a = readArgs(fn, () => {
         const o = options(fn, args, ['q', 'k', 'scale']);
-        const q = matrix(fn, 'q', o.q);
-        const k = matrix(fn, 'k', o.k);
-        sameWidth(fn, q, k);
-        return [q, k, scaleOption(fn, o.scale)];
+        return [matrix(fn, 'q', o.q), matrix(fn, 'k', o.k), scaleOption(fn, o.scale)];
       });
       return call('logitStats', ...a);
     },

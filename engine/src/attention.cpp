@@ -18,6 +18,7 @@ AttentionResult run(const detail::Problem& p, const AttentionOptions& opt, const
   // same answer (within the fast paths' tolerance) or a NonFinite refusal.
   const bool float_path = opt.variant == Variant::Reference || fast_path_safe(p);
 
+  require_variant(opt.variant, fn);
   double bytes = 0.0;
   switch (opt.variant) {
     case Variant::Reference:
@@ -40,9 +41,8 @@ AttentionResult run(const detail::Problem& p, const AttentionOptions& opt, const
                                          " weight matrix");
       bytes = chunked_bytes(p, opt.block_q, opt.block_k);
       break;
-    default:
-      fail(ErrorCode::BadArgument, std::string(fn) + ": unknown variant " +
-                                       std::to_string(static_cast<int>(opt.variant)));
+    case Variant::Count:  // refused by require_variant above
+      break;
   }
   if (!float_path) bytes = std::max(bytes, reference_bytes(p, opt.return_weights));
   require_budget(bytes, fn,
@@ -59,6 +59,7 @@ AttentionResult run(const detail::Problem& p, const AttentionOptions& opt, const
       case Variant::Reference: reference_attention(p, opt.return_weights, r); break;
       case Variant::Materialized: materialized_attention(p, opt.return_weights, r); break;
       case Variant::Chunked: chunked_attention(p, opt.block_q, opt.block_k, r); break;
+      case Variant::Count: break;
     }
   } catch (const std::bad_alloc&) {
     // within budget but the heap could not grow (e.g. wasm32 near 4 GiB)

@@ -27,6 +27,8 @@ void require_matrix(MatrixView m, const char* fn, const char* name);
 // NonFinite naming the first NaN/inf entry as (row, col); else returns the
 // largest |entry| (same pass).
 float require_finite(MatrixView m, const char* fn, const char* name);
+// BadArgument naming the variants (variant_name's table) unless `variant` is one.
+void require_variant(Variant variant, const char* fn);
 // nullopt -> 1/sqrt(d_k); NonFinite for NaN/inf, BadArgument for <= 0.
 float resolve_scale(std::optional<float> scale, std::size_t d_k, const char* fn);
 

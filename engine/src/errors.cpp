@@ -1,27 +1,53 @@
-// Error names and the message helpers every entry point uses. Messages are
+// Error and variant names, and the message helpers every entry point uses. Messages are
 // plain ASCII English (the pages translate by error code); shapes print as
 // rows x cols, e.g. "4x3".
 #include <cmath>
+#include <iterator>
 #include <sstream>
 
 #include "checks.hpp"
 
 namespace attn {
 
+namespace {
+
+// One name per ErrorCode, in the enum's order (ggml's tripwire: a new code
+// fails this static_assert until it has a name here).
+constexpr const char* kErrorCodeNames[] = {"ShapeMismatch", "ZeroDimension", "NonFinite", "TooLarge",
+                                           "BadArgument"};
+static_assert(std::size(kErrorCodeNames) == static_cast<std::size_t>(ErrorCode::Count),
+              "ErrorCode has a code without a name in kErrorCodeNames");
+
+// One JavaScript name per Variant, in the enum's order.
+constexpr const char* kVariantNames[] = {"materialized", "chunked", "reference"};
+static_assert(std::size(kVariantNames) == static_cast<std::size_t>(Variant::Count),
+              "Variant has a variant without a name in kVariantNames");
+
+}  // namespace
+
 const char* error_code_name(ErrorCode code) {
-  switch (code) {
-    case ErrorCode::ShapeMismatch: return "ShapeMismatch";
-    case ErrorCode::ZeroDimension: return "ZeroDimension";
-    case ErrorCode::NonFinite: return "NonFinite";
-    case ErrorCode::TooLarge: return "TooLarge";
-    case ErrorCode::BadArgument: return "BadArgument";
-  }
-  return "Unknown";
+  const auto i = static_cast<std::size_t>(code);
+  return i < std::size(kErrorCodeNames) ? kErrorCodeNames[i] : "Unknown";
+}
+
+const char* variant_name(Variant variant) {
+  const auto i = static_cast<std::size_t>(variant);
+  return i < std::size(kVariantNames) ? kVariantNames[i] : nullptr;
 }
 
 namespace detail {
 
 void fail(ErrorCode code, const std::string& message) { throw Error(code, message); }
+
+void require_variant(Variant variant, const char* fn) {
+  if (variant_name(variant) != nullptr) return;
+  std::string names;
+  for (std::size_t i = 0; i < std::size(kVariantNames); ++i)
+    names += std::string(i == 0 ? "" : i + 1 == std::size(kVariantNames) ? " or " : ", ") + "'" +
+             kVariantNames[i] + "'";
+  fail(ErrorCode::BadArgument, std::string(fn) + ": unknown variant " +
+                                   std::to_string(static_cast<int>(variant)) + "; use " + names);
+}
 
 void fail_logit_overflow(const char* fn, std::size_t i) {
   fail(ErrorCode::NonFinite, std::string(fn) + ": a logit of query row " + std::to_string(i) +

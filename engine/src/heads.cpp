@@ -4,6 +4,7 @@
 // head are never copied and are read once per group.
 // Also the K/V byte count of a decode step, for the benchmark.
 #include <algorithm>
+#include <cstdint>
 #include <new>
 #include <string>
 
@@ -131,9 +132,31 @@ MultiheadResult multihead_attention(MatrixView q, MatrixView k, MatrixView v, He
   return r;
 }
 
-double kv_bytes_read(HeadCounts heads, std::size_t S, std::size_t d_k, std::size_t d_v) {
-  return 4.0 * static_cast<double>(heads.kv) * static_cast<double>(S) *
-         (static_cast<double>(d_k) + static_cast<double>(d_v));
+double kv_bytes_read(HeadCounts heads, std::uint64_t S, std::uint64_t d_k, std::uint64_t d_v) {
+  using namespace detail;
+  const char* fn = "kv_bytes_read";
+  if (heads.q == 0 || heads.kv == 0 || S == 0 || d_k == 0 || d_v == 0)
+    fail(ErrorCode::ZeroDimension, std::string(fn) + ": H_q=" + std::to_string(heads.q) + ", H_kv=" +
+                                       std::to_string(heads.kv) + ", S=" + std::to_string(S) + ", d_k=" +
+                                       std::to_string(d_k) + ", d_v=" + std::to_string(d_v) +
+                                       "; each must be at least 1");
+  if (heads.q % heads.kv != 0)
+    fail(ErrorCode::BadArgument, std::string(fn) + ": " + std::to_string(heads.q) +
+                                     " query heads is not a multiple of " + std::to_string(heads.kv) +
+                                     " key/value heads");
+  // H_kv·S·(d_k + d_v)·4 in 128 bits, stopping as soon as it passes 2^53
+  // (each factor is at least 1, so the product only grows)
+  using u128 = unsigned __int128;
+  constexpr u128 kExact = u128(1) << 53;
+  u128 bytes = 4;
+  for (const u128 factor : {u128(heads.kv), u128(S), u128(d_k) + d_v}) {
+    bytes *= factor;  // < 2^55 · 2^65: no wrap
+    if (bytes > kExact)
+      fail(ErrorCode::TooLarge, std::string(fn) + ": " + std::to_string(heads.kv) + " key/value heads x " +
+                                    std::to_string(S) + " rows x (" + std::to_string(d_k) + " + " +
+                                    std::to_string(d_v) + ") x 4 bytes is past 2^53, what a double counts exactly");
+  }
+  return static_cast<double>(static_cast<std::uint64_t>(bytes));
 }
 
 }  // namespace attn

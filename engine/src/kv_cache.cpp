@@ -50,8 +50,18 @@ KvCache::KvCache(std::size_t heads_kv, std::size_t d_k, std::size_t d_v, std::si
                  std::string(kCache) + ": " + std::to_string(heads_kv) + " key/value heads, d_k = " +
                      std::to_string(d_k) + ", d_v = " + std::to_string(d_v) +
                      "; each must be at least 1");
-  k_.resize(heads_kv);
-  v_.resize(heads_kv);
+  // two (empty) vectors per head, before a row is stored: a huge heads_kv
+  // is refused here, not by the allocator
+  const double bookkeeping = 2.0 * static_cast<double>(heads_kv) * sizeof(AlignedFloatVector);
+  detail::require_budget(bookkeeping, kCache, "the per-head storage of " + std::to_string(heads_kv) +
+                                                  " key/value heads");
+  try {
+    k_.resize(heads_kv);
+    v_.resize(heads_kv);
+  } catch (const std::exception&) {  // bad_alloc, or length_error past vector's max_size
+    detail::fail(ErrorCode::TooLarge, std::string(kCache) + ": out of memory for the per-head storage of " +
+                                          std::to_string(heads_kv) + " key/value heads");
+  }
 }
 
 std::size_t KvCache::length() const {
@@ -60,8 +70,23 @@ std::size_t KvCache::length() const {
 
 std::size_t KvCache::bytes() const { return capacity_ * heads_kv_ * (d_k_ + d_v_) * sizeof(float); }
 
-MatrixView KvCache::k(std::size_t head) const { return {k_.at(head).data(), length(), d_k_}; }
-MatrixView KvCache::v(std::size_t head) const { return {v_.at(head).data(), length(), d_v_}; }
+namespace {
+void require_head(std::size_t head, std::size_t heads_kv, const char* fn) {
+  if (head >= heads_kv)
+    detail::fail(ErrorCode::BadArgument, std::string(fn) + ": head " + std::to_string(head) +
+                                             " of a cache with " + std::to_string(heads_kv) +
+                                             " key/value heads (0 to " + std::to_string(heads_kv - 1) + ")");
+}
+}  // namespace
+
+MatrixView KvCache::k(std::size_t head) const {
+  require_head(head, heads_kv_, "KvCache::k");
+  return {k_[head].data(), length(), d_k_};
+}
+MatrixView KvCache::v(std::size_t head) const {
+  require_head(head, heads_kv_, "KvCache::v");
+  return {v_[head].data(), length(), d_v_};
+}
 
 void KvCache::reserve_rows(std::size_t rows, const char* fn) {
   if (rows <= capacity_) return;
@@ -175,7 +200,15 @@ MultiheadResult KvCache::prefill_attention(MatrixView q, MatrixView k, MatrixVie
          std::string(fn) + ": window " + std::to_string(opt.window) + " differs from the cache's " +
              (window_ != 0 ? "window of " + std::to_string(window_) + " rows" : std::string("(none)")) +
              "; decode steps see what the cache keeps, so the prompt uses the cache's window");
-  check_rows(*this, k, v, fn, 0);  // against the cache's heads and d, before any work
+  require_matrix(q, fn, "q");
+  const std::size_t n = check_rows(*this, k, v, fn, 0).n;  // against the cache's heads and d, before any work
+  // one query per prompt row and head: q (heads_q·n, d_k); without this check
+  // multihead_attention would take q.rows / heads_q rows per head, whatever n is
+  if (heads_q != 0 && static_cast<double>(q.rows) != static_cast<double>(heads_q) * static_cast<double>(n))
+    fail(ErrorCode::ShapeMismatch, std::string(fn) + ": q has " + std::to_string(q.rows) + " rows for " +
+                                       std::to_string(heads_q) + " query heads, but k and v have " +
+                                       std::to_string(n) + " rows per head; q must be H_q·n rows, one " +
+                                       "query per prompt row, head after head");
   AttentionOptions o = opt;  // everything else passes through whole
   o.causal = true;
   // the window rule itself (row i sees keys i-w+1 .. i): no n×n mask, and
@@ -195,10 +228,7 @@ AttentionResult KvCache::decode_step(MatrixView q, MatrixView k_new, MatrixView 
                                                    "the new row sees every cached row");
   if (opt.return_weights)
     fail(ErrorCode::BadArgument, std::string(fn) + ": return_weights is not available for a decode step");
-  if (opt.variant != Variant::Materialized && opt.variant != Variant::Chunked &&
-      opt.variant != Variant::Reference)
-    fail(ErrorCode::BadArgument,
-         std::string(fn) + ": unknown variant " + std::to_string(static_cast<int>(opt.variant)));
+  require_variant(opt.variant, fn);
   require_matrix(q, fn, "q");
   if (q.cols != d_k_)
     fail(ErrorCode::ShapeMismatch, std::string(fn) + ": q has " + std::to_string(q.cols) +

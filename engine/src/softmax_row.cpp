@@ -1,6 +1,11 @@
 // Softmax of one row in float32, with or without subtracting the row max, so
 // the lesson can show the overflow the subtraction prevents (exp(100) is inf
 // in float32). Scalar on purpose: this is a teaching helper, not a kernel.
+// The exps and weights are float32; their sum is accumulated in double and
+// rounded once to float32: a float32 running sum stops growing once it is
+// 2^24 times the terms (2^25 equal logits would give weights summing to 2).
+// Rounded once, the sum still overflows to inf exactly when float32's would
+// have to, so the overflow the lesson shows is unchanged.
 #include <cmath>
 #include <limits>
 
@@ -19,6 +24,8 @@ SoftmaxRowResult softmax_row(const std::vector<float>& logits, bool subtract_max
                                              " is " + detail::num(logits[j]) +
                                              "; logits must be finite or -inf");
 
+  detail::require_budget(detail::f32_bytes(static_cast<double>(n)), fn, "the weights of a row of " +
+                                                                          std::to_string(n) + " logits");
   SoftmaxRowResult r;
   r.weights.assign(n, 0.0f);
   float m = -std::numeric_limits<float>::infinity();
@@ -26,12 +33,13 @@ SoftmaxRowResult softmax_row(const std::vector<float>& logits, bool subtract_max
   if (m == -std::numeric_limits<float>::infinity()) return r;  // every key hidden: zeros
   const float shift = subtract_max ? m : 0.0f;
 
-  float l = 0.0f;
+  double sum = 0.0;
   for (std::size_t j = 0; j < n; ++j) {
     r.weights[j] = std::exp(logits[j] - shift);
     if (std::isinf(r.weights[j])) r.overflowed = true;
-    l += r.weights[j];
+    sum += r.weights[j];
   }
+  const float l = static_cast<float>(sum);  // inf past FLT_MAX, as a float32 sum
   for (std::size_t j = 0; j < n; ++j) {
     r.weights[j] /= l;
     if (std::isnan(r.weights[j])) r.overflowed = true;

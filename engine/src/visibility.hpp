@@ -18,37 +18,41 @@
 
 namespace attn::detail {
 
-inline std::size_t saturating_add(std::size_t a, std::size_t b) {
-  return a > std::numeric_limits<std::size_t>::max() - b ? std::numeric_limits<std::size_t>::max() : a + b;
+// Positions and the key count are 64-bit in every build, wasm32 included, so
+// that a rule gives the same answer natively and in WebAssembly (visible_pairs
+// counts keys no wasm32 heap could hold); the kernels' key indices are size_t.
+inline std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) {
+  return a > std::numeric_limits<std::uint64_t>::max() - b ? std::numeric_limits<std::uint64_t>::max() : a + b;
 }
 
 struct Visibility {
-  std::size_t S = 0;                  // keys
+  std::uint64_t S = 0;                // keys
   bool causal = false;
-  std::size_t window = 0;             // 0 = none
-  std::size_t row_offset = 0;
-  std::size_t query_period = 0;       // 0 = off
+  std::uint64_t window = 0;           // 0 = none
+  std::uint64_t row_offset = 0;
+  std::uint64_t query_period = 0;     // 0 = off
   const std::uint8_t* mask = nullptr; // (L, S) or null
 
-  std::size_t position(std::size_t i) const {
+  std::uint64_t position(std::size_t i) const {
     return saturating_add(query_period ? i % query_period : i, row_offset);
   }
   // The keys a query at position `pos` sees (mask aside): [begin_at, end_at),
   // begin_at <= end_at <= S; both non-decreasing in pos.
-  std::size_t end_at(std::size_t pos) const {
+  std::uint64_t end_at(std::uint64_t pos) const {
     if (causal) return std::min(saturating_add(pos, 1), S);        // j <= pos
     if (window > 0) return std::min(saturating_add(pos, window), S);  // j < pos + w
     return S;
   }
-  std::size_t begin_at(std::size_t pos) const {
-    const std::size_t begin = window > 0 && pos >= window ? pos - window + 1 : 0;  // j > pos - w
+  std::uint64_t begin_at(std::uint64_t pos) const {
+    const std::uint64_t begin = window > 0 && pos >= window ? pos - window + 1 : 0;  // j > pos - w
     return std::min(begin, end_at(pos));
   }
 
-  std::size_t key_begin(std::size_t i) const { return begin_at(position(i)); }
-  std::size_t key_end(std::size_t i) const { return end_at(position(i)); }
+  // For the kernels, whose S (a matrix's rows) fits size_t: so do these.
+  std::size_t key_begin(std::size_t i) const { return static_cast<std::size_t>(begin_at(position(i))); }
+  std::size_t key_end(std::size_t i) const { return static_cast<std::size_t>(end_at(position(i))); }
   bool visible(std::size_t i, std::size_t j) const {
-    const std::size_t pos = position(i);
+    const std::uint64_t pos = position(i);
     return j >= begin_at(pos) && j < end_at(pos) && (mask == nullptr || mask[i * S + j] != 0);
   }
 
@@ -60,14 +64,15 @@ struct Visibility {
     bool monotone;  // the rows' positions grow with the row (no wrap of query_period)
   };
   Span span(std::size_t i0, std::size_t i1) const {
-    std::size_t lo = position(i0), hi = position(i1 - 1);
+    std::uint64_t lo = position(i0), hi = position(i1 - 1);
     bool monotone = true;
     if (query_period > 0 && (i1 - i0 >= query_period || i0 % query_period > (i1 - 1) % query_period)) {
       lo = row_offset;  // the rows wrap: phases 0 and query_period - 1 both occur
       hi = saturating_add(query_period - 1, row_offset);
       monotone = false;
     }
-    return {begin_at(lo), begin_at(hi), end_at(lo), end_at(hi), monotone};
+    return {static_cast<std::size_t>(begin_at(lo)), static_cast<std::size_t>(begin_at(hi)),
+            static_cast<std::size_t>(end_at(lo)), static_cast<std::size_t>(end_at(hi)), monotone};
   }
   // Can some row of [i0, i1) see some key of [j0, j1)? False only when
   // none can (the kernels then skip the tile); may be true for a tile that

@@ -16,6 +16,26 @@
 
 namespace test {
 
+// The kernel variants every table-driven test sweeps: ONE list, so that a new
+// variant is tested everywhere at once. The static_assert (ggml's tripwire)
+// fails to compile when attn::Variant gains a member this list lacks.
+inline constexpr attn::Variant kAllVariants[] = {attn::Variant::Reference, attn::Variant::Materialized,
+                                                 attn::Variant::Chunked};
+static_assert(sizeof(kAllVariants) / sizeof(kAllVariants[0]) == static_cast<std::size_t>(attn::Variant::Count),
+              "attn::Variant has a variant that test::kAllVariants does not list");
+// The float32 SIMD kernels (every variant but the double-precision reference).
+inline constexpr attn::Variant kFastVariants[] = {attn::Variant::Materialized, attn::Variant::Chunked};
+static_assert(sizeof(kFastVariants) / sizeof(kFastVariants[0]) + 1 == sizeof(kAllVariants) / sizeof(kAllVariants[0]),
+              "a new fast variant belongs in test::kFastVariants too");
+// Whether a variant can return the L×S weights (all but chunked, which never holds them).
+inline bool has_weights(attn::Variant v) { return v != attn::Variant::Chunked; }
+inline std::vector<attn::Variant> variants_with_weights() {
+  std::vector<attn::Variant> out;
+  for (attn::Variant v : kAllVariants)
+    if (has_weights(v)) out.push_back(v);
+  return out;
+}
+
 // Query rows of a block rounded up to whole SIMD batches, as the fast kernels
 // lay them out, and a bound on the chunked kernel's tile memory.
 inline std::size_t padded(std::size_t rows) {

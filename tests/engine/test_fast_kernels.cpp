@@ -87,7 +87,7 @@ TEST_CASE("KeyValues: checked once, then slices of q with row_offset rebuild the
   const std::size_t L = 203, S = 203, d = 64;
   const attn::Matrix q = test::randn(90, L, d), k = test::randn(91, S, d), v = test::randn(92, S, d);
   const attn::KeyValues kv(k, v);
-  for (attn::Variant variant : {attn::Variant::Chunked, attn::Variant::Materialized}) {
+  for (attn::Variant variant : test::kFastVariants) {
     attn::AttentionOptions opt;
     opt.causal = true;
     opt.variant = variant;

@@ -58,14 +58,14 @@ TEST_CASE("multihead_attention equals the reference head by head on edge shapes"
     const attn::Matrix q = test::randn(seed++, s.hq * s.L, s.d_k);
     const attn::Matrix k = test::randn(seed++, s.hkv * s.S, s.d_k);
     const attn::Matrix v = test::randn(seed++, s.hkv * s.S, s.d_v);
-    for (attn::Variant variant : {attn::Variant::Reference, attn::Variant::Materialized, attn::Variant::Chunked}) {
+    for (attn::Variant variant : test::kAllVariants) {
       CAPTURE(static_cast<int>(variant));
       attn::AttentionOptions opt;
       opt.causal = s.causal;
       opt.variant = variant;
       opt.block_q = 2;
       opt.block_k = 3;
-      opt.return_weights = variant != attn::Variant::Chunked;
+      opt.return_weights = test::has_weights(variant);
       check_heads(q, k, v, s, opt, attn::multihead_attention(q.view(), k.view(), v.view(), {s.hq, s.hkv}, opt));
     }
   }
@@ -77,12 +77,12 @@ TEST_CASE("multihead_attention: a shared mask hides the same keys in every head;
                      v = test::randn(9, s.hkv * s.S, s.d_v);
   // row 1 sees nothing; row 2 only keys 0 and 3 (causal hides 3 with row_offset 0)
   const std::vector<std::uint8_t> mask = {1, 1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1};
-  for (attn::Variant variant : {attn::Variant::Reference, attn::Variant::Materialized, attn::Variant::Chunked}) {
+  for (attn::Variant variant : test::kAllVariants) {
     attn::AttentionOptions opt;
     opt.causal = true;
     opt.mask = mask.data();
     opt.variant = variant;
-    opt.return_weights = variant != attn::Variant::Chunked;
+    opt.return_weights = test::has_weights(variant);
     const attn::MultiheadResult r = attn::multihead_attention(q.view(), k.view(), v.view(), {4, 2}, opt);
     check_heads(q, k, v, s, opt, r);
     for (std::size_t h = 0; h < 4; ++h) CHECK(r.masked_rows[h] == std::vector<std::uint32_t>{1});
@@ -113,13 +113,13 @@ TEST_CASE("multihead_attention: one kernel call per KV group (K/V read once per 
     CAPTURE(c.hkv);
     const attn::Matrix q = test::randn(seed++, s.hq * s.L, s.d_k), k = test::randn(seed++, s.hkv * s.S, s.d_k),
                        v = test::randn(seed++, s.hkv * s.S, s.d_v);
-    for (attn::Variant variant : {attn::Variant::Reference, attn::Variant::Materialized, attn::Variant::Chunked}) {
+    for (attn::Variant variant : test::kAllVariants) {
       attn::AttentionOptions opt;
       opt.causal = true;
       opt.variant = variant;
       opt.block_q = 3;  // blocks straddle the heads' boundaries (L = 5)
       opt.block_k = 2;
-      opt.return_weights = variant != attn::Variant::Chunked;
+      opt.return_weights = test::has_weights(variant);
       const attn::MultiheadResult r = attn::multihead_attention(q.view(), k.view(), v.view(), {s.hq, s.hkv}, opt);
       CHECK(r.kernel_calls == c.hkv);
       check_heads(q, k, v, s, opt, r);
@@ -138,7 +138,7 @@ TEST_CASE("multihead_attention: window and the caller's query_period per head, s
   for (bool causal : {true, false})
     for (std::size_t window : {std::size_t(0), std::size_t(1), std::size_t(3), std::size_t(20)})
       for (std::size_t period : {std::size_t(0), std::size_t(3), std::size_t(4)})  // 3 divides L, 4 does not
-        for (attn::Variant variant : {attn::Variant::Materialized, attn::Variant::Chunked}) {
+        for (attn::Variant variant : test::kFastVariants) {
           CAPTURE(causal);
           CAPTURE(window);
           CAPTURE(period);
@@ -151,7 +151,7 @@ TEST_CASE("multihead_attention: window and the caller's query_period per head, s
           opt.variant = variant;
           opt.block_q = 4;
           opt.block_k = 3;
-          opt.return_weights = variant != attn::Variant::Chunked;
+          opt.return_weights = test::has_weights(variant);
           const attn::MultiheadResult r = attn::multihead_attention(q.view(), k.view(), v.view(), {8, 2}, opt);
           CHECK(r.kernel_calls == (period == 4 ? 8u : 2u));
           check_heads(q, k, v, s, opt, r);

@@ -62,7 +62,6 @@ void check_decode(const Seq& s, std::size_t prompt, std::size_t window, attn::Va
   }
 }
 
-const attn::Variant kDecodeVariants[] = {attn::Variant::Materialized, attn::Variant::Reference};
 
 }  // namespace
 
@@ -77,7 +76,7 @@ TEST_CASE("decode step = the matching row of full causal attention (MHA, GQA, MQ
   std::uint64_t seed = 500;
   for (const Seq& s : seqs)
     for (std::size_t prompt : {std::size_t(0), std::size_t(1), std::size_t(6)})
-      for (attn::Variant variant : kDecodeVariants) {
+      for (attn::Variant variant : test::kAllVariants) {
         CAPTURE(s.hq);
         CAPTURE(s.hkv);
         CAPTURE(prompt);
@@ -91,7 +90,7 @@ TEST_CASE("windowed cache: decode = causal attention over the last w keys (w = 1
   std::uint64_t seed = 900;
   for (std::size_t window : {std::size_t(1), std::size_t(3), std::size_t(5), std::size_t(8), std::size_t(29), std::size_t(64)})
     for (std::size_t prompt : {std::size_t(0), std::size_t(4), std::size_t(10)})
-      for (attn::Variant variant : kDecodeVariants) {
+      for (attn::Variant variant : test::kAllVariants) {
         CAPTURE(window);
         CAPTURE(prompt);
         CAPTURE(static_cast<int>(variant));
@@ -103,7 +102,7 @@ TEST_CASE("windowed prefill_attention = causal attention over the last w keys, c
   const Seq s{6, 2, 23, 8, 5};
   std::uint64_t seed = 1300;
   for (std::size_t window : {std::size_t(1), std::size_t(5), std::size_t(7), std::size_t(22), std::size_t(23), std::size_t(40)})
-    for (attn::Variant variant : {attn::Variant::Chunked, attn::Variant::Materialized, attn::Variant::Reference}) {
+    for (attn::Variant variant : test::kAllVariants) {
       CAPTURE(window);
       CAPTURE(static_cast<int>(variant));
       const attn::Matrix q = test::randn(seed++, s.hq * s.n, s.d_k);
@@ -264,4 +263,41 @@ TEST_CASE("decode step with entries near float32's limits takes the double path:
       CHECK(r.out.data[i] == doctest::Approx(row.data[i]).epsilon(1e-5));
     }
   }
+}
+
+// Every refusal of the cache is an attn::Error (the pages translate by code):
+// no std::length_error or std::bad_alloc from the per-head storage, no
+// std::out_of_range from a head past the last.
+TEST_CASE("KvCache: a huge number of heads is TooLarge before allocating, under any budget") {
+  {
+    test::Budget budget(1024);  // 10^7 heads of bookkeeping are far past 1 KiB
+    CHECK(test::code_of([] { attn::KvCache(10000000, 1, 1); }) == "TooLarge");
+  }
+  // past the default budget, and past what std::vector can hold
+  CHECK(test::code_of([] { attn::KvCache(std::size_t(1) << 31, 1, 1); }) == "TooLarge");
+  CHECK(test::code_of([] { attn::KvCache(SIZE_MAX / 2, 1, 1); }) == "TooLarge");
+  CHECK(test::code_of([] { attn::KvCache(SIZE_MAX, 1, 1); }) == "TooLarge");
+  attn::KvCache ok(1000, 1, 1);  // 1000 heads: a few tens of KB of bookkeeping
+  CHECK(ok.heads_kv() == 1000);
+}
+
+TEST_CASE("KvCache::prefill_attention: q must hold heads_q rows per prompt row") {
+  attn::KvCache cache(1, 4, 3);
+  const attn::Matrix k = test::randn(1, 3, 4), v = test::randn(2, 3, 3);
+  const attn::Matrix one_row = test::randn(3, 1, 4), two_heads = test::randn(4, 2 * 2, 4);
+  CHECK(test::code_of([&] { cache.prefill_attention(one_row.view(), k.view(), v.view(), 1, {}); }) ==
+        "ShapeMismatch");
+  CHECK(test::code_of([&] { cache.prefill_attention(two_heads.view(), k.view(), v.view(), 2, {}); }) ==
+        "ShapeMismatch");
+  CHECK(cache.appended() == 0);
+  const attn::Matrix q = test::randn(5, 2 * 3, 4);
+  CHECK(cache.prefill_attention(q.view(), k.view(), v.view(), 2, {}).out.rows == 6);
+}
+
+TEST_CASE("KvCache::k(h) and v(h) past the last head are typed errors") {
+  attn::KvCache cache(2, 4, 3);
+  cache.prefill(test::randn(1, 2, 4).view(), test::randn(2, 2, 3).view());
+  CHECK(cache.k(1).rows == 1);
+  CHECK(test::code_of([&] { cache.k(2); }) == "BadArgument");
+  CHECK(test::code_of([&] { cache.v(5); }) == "BadArgument");
 }

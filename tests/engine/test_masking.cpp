@@ -6,13 +6,6 @@
 
 #include "helpers.hpp"
 
-namespace {
-
-const attn::Variant kAll[] = {attn::Variant::Reference, attn::Variant::Materialized,
-                              attn::Variant::Chunked};
-
-}  // namespace
-
 TEST_CASE("causal mask with equal scores: row i is uniform over keys 0..i") {
   const std::size_t n = 9;
   SUBCASE("identical keys") {
@@ -21,7 +14,7 @@ TEST_CASE("causal mask with equal scores: row i is uniform over keys 0..i") {
     attn::AttentionOptions opt;
     opt.causal = true;
     opt.return_weights = true;
-    for (attn::Variant variant : {attn::Variant::Reference, attn::Variant::Materialized}) {
+    for (attn::Variant variant : test::variants_with_weights()) {
       const attn::AttentionResult r = test::run(q, k, test::randn(2, n, 3), opt, variant);
       for (std::size_t i = 0; i < n; ++i)
         for (std::size_t j = 0; j < n; ++j) {
@@ -38,7 +31,7 @@ TEST_CASE("causal mask with equal scores: row i is uniform over keys 0..i") {
     opt.causal = true;
     opt.block_q = 2;
     opt.block_k = 4;
-    for (attn::Variant variant : kAll) {
+    for (attn::Variant variant : test::kAllVariants) {
       CAPTURE(static_cast<int>(variant));
       const attn::AttentionResult r = test::run(q, k, v, opt, variant);
       for (std::size_t i = 0; i < n; ++i)
@@ -79,9 +72,9 @@ TEST_CASE("logits of +-1e4 stay finite and give the right one-hot rows") {
   const attn::Matrix v = test::from_rows({{1, 2}, {3, 4}, {5, 6}});
   attn::AttentionOptions opt;
   opt.scale = 1.0f;
-  for (attn::Variant variant : kAll) {
+  for (attn::Variant variant : test::kAllVariants) {
     CAPTURE(static_cast<int>(variant));
-    opt.return_weights = variant != attn::Variant::Chunked;
+    opt.return_weights = test::has_weights(variant);
     opt.block_k = 2;
     const attn::AttentionResult r = test::run(q, k, v, opt, variant);
     for (std::size_t i = 0; i < 3; ++i) {
@@ -102,11 +95,11 @@ TEST_CASE("a fully masked row gives zero output and weights and is listed") {
   for (std::size_t j = 0; j < S; ++j) mask[1 * S + j] = 0;  // row 1: nothing visible
   for (std::size_t j = 0; j < S; ++j) mask[4 * S + j] = 0;  // row 4 too
   mask[3 * S + 6] = 0;                                      // row 3: one key hidden
-  for (attn::Variant variant : kAll) {
+  for (attn::Variant variant : test::kAllVariants) {
     CAPTURE(static_cast<int>(variant));
     attn::AttentionOptions opt;
     opt.mask = mask.data();
-    opt.return_weights = variant != attn::Variant::Chunked;
+    opt.return_weights = test::has_weights(variant);
     opt.block_q = 2;
     opt.block_k = 3;
     const attn::AttentionResult r = test::run(q, k, v, opt, variant);
@@ -132,7 +125,7 @@ TEST_CASE("mask combined with causal can hide a whole row") {
   std::vector<std::uint8_t> mask = {0, 1, 1,   // row 0 sees only key 0 causally: hidden
                                     1, 0, 1,   // row 1 sees key 0
                                     0, 0, 1};  // row 2 sees key 2
-  for (attn::Variant variant : kAll) {
+  for (attn::Variant variant : test::kAllVariants) {
     CAPTURE(static_cast<int>(variant));
     attn::AttentionOptions opt;
     opt.causal = true;

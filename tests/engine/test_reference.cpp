@@ -59,7 +59,7 @@ TEST_CASE("worked example: sat attends 51% to itself with score 3/sqrt(2)") {
   const Example ex;
   attn::AttentionOptions opt;
   opt.return_weights = true;
-  for (attn::Variant variant : {attn::Variant::Reference, attn::Variant::Materialized}) {
+  for (attn::Variant variant : test::variants_with_weights()) {
     CAPTURE(static_cast<int>(variant));
     const attn::AttentionResult r = test::run(ex.q, ex.k, ex.v, opt, variant);
     CHECK(r.scores.at(2, 2) == doctest::Approx(3.0 / std::sqrt(2.0)).epsilon(1e-6));
@@ -79,9 +79,9 @@ TEST_CASE("worked example: whole weights and output match hand values") {
     attn::AttentionOptions opt;
     opt.causal = causal;
     for (attn::Variant variant :
-         {attn::Variant::Reference, attn::Variant::Materialized, attn::Variant::Chunked}) {
+         test::kAllVariants) {
       CAPTURE(static_cast<int>(variant));
-      opt.return_weights = variant != attn::Variant::Chunked;
+      opt.return_weights = test::has_weights(variant);
       opt.block_q = 3;
       opt.block_k = 3;
       const attn::AttentionResult r = test::run(ex.q, ex.k, ex.v, opt, variant);

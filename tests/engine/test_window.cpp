@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "helpers.hpp"
+#include "heads_helpers.hpp"
 
 namespace {
 
@@ -119,7 +119,7 @@ TEST_CASE("window: w >= n hides nothing more than the causal rule") {
   const attn::AttentionResult causal = test::run(q, k, v, opt, attn::Variant::Reference);
   for (std::size_t w : {n, n + 1, SIZE_MAX}) {
     opt.window = w;
-    for (attn::Variant variant : {attn::Variant::Reference, attn::Variant::Materialized, attn::Variant::Chunked}) {
+    for (attn::Variant variant : test::kAllVariants) {
       CAPTURE(w);
       CAPTURE(static_cast<int>(variant));
       CHECK(test::mismatches(test::run(q, k, v, opt, variant).out, causal.out) == 0);
@@ -135,7 +135,7 @@ TEST_CASE("window 1 with causal: every row copies its own value row") {
   opt.window = 1;
   opt.block_q = 4;
   opt.block_k = 5;
-  for (attn::Variant variant : {attn::Variant::Reference, attn::Variant::Materialized, attn::Variant::Chunked}) {
+  for (attn::Variant variant : test::kAllVariants) {
     CAPTURE(static_cast<int>(variant));
     const attn::AttentionResult r = test::run(q, k, v, opt, variant);
     for (std::size_t i = 0; i < n; ++i)
@@ -169,7 +169,7 @@ TEST_CASE("window: rows past the keys' end see nothing, give zeros and are liste
   opt.row_offset = 4;
   opt.block_q = 2;
   opt.block_k = 3;
-  for (attn::Variant variant : {attn::Variant::Reference, attn::Variant::Materialized, attn::Variant::Chunked}) {
+  for (attn::Variant variant : test::kAllVariants) {
     CAPTURE(static_cast<int>(variant));
     const attn::AttentionResult r = test::run(q, k, v, opt, variant);
     CHECK(r.masked_rows == std::vector<std::uint32_t>{1, 2, 3, 4});
@@ -178,7 +178,7 @@ TEST_CASE("window: rows past the keys' end see nothing, give zeros and are liste
   }
   opt.causal = false;  // a band: row i sees keys with |3 + i - j| < 2: row 1 only key 3, rows 2-4 none
   opt.row_offset = 3;
-  for (attn::Variant variant : {attn::Variant::Reference, attn::Variant::Materialized, attn::Variant::Chunked}) {
+  for (attn::Variant variant : test::kAllVariants) {
     CAPTURE(static_cast<int>(variant));
     const attn::AttentionResult r = test::run(q, k, v, opt, variant);
     CHECK(r.masked_rows == std::vector<std::uint32_t>{2, 3, 4});
@@ -195,7 +195,7 @@ TEST_CASE("window with logits of +-1e4 and with inputs past float32's safe range
     opt.scale = 1.0f;
     opt.window = 2;  // band: row i sees i-1, i, i+1 and picks itself
     opt.block_k = 2;
-    for (attn::Variant variant : {attn::Variant::Reference, attn::Variant::Materialized, attn::Variant::Chunked}) {
+    for (attn::Variant variant : test::kAllVariants) {
       CAPTURE(static_cast<int>(variant));
       const attn::AttentionResult r = test::run(q, k, v, opt, variant);
       for (std::size_t i = 0; i < 4; ++i) CHECK(r.out.at(i, 0) == doctest::Approx(v.at(i, 0)));
@@ -218,7 +218,7 @@ TEST_CASE("window with logits of +-1e4 and with inputs past float32's safe range
     plain.scale = 1.0f;
     plain.mask = oracle.data();
     const attn::AttentionResult want = test::run(q, k, v, plain, attn::Variant::Reference);
-    for (attn::Variant variant : {attn::Variant::Materialized, attn::Variant::Chunked}) {
+    for (attn::Variant variant : test::kFastVariants) {
       CAPTURE(static_cast<int>(variant));
       const attn::AttentionResult r = test::run(q, k, v, opt, variant);
       CHECK(test::mismatches(r.out, want.out) == 0);
@@ -237,7 +237,7 @@ TEST_CASE("query_period: stacked heads equal one call per head") {
     CAPTURE(rule.window);
     CAPTURE(rule.row_offset);
     check_rule({H * P, S, d, d}, rule, nullptr, 500 + rule.window);
-    for (attn::Variant variant : {attn::Variant::Reference, attn::Variant::Materialized, attn::Variant::Chunked}) {
+    for (attn::Variant variant : test::kAllVariants) {
       CAPTURE(static_cast<int>(variant));
       attn::AttentionOptions opt = options_of(rule);
       opt.block_q = 4;  // blocks that straddle two heads
@@ -340,4 +340,63 @@ TEST_CASE("online trace with a window skips the tiles before it and matches the 
   opt.window = 6;
   const attn::AttentionResult ref = test::run(q, k, v, opt, attn::Variant::Reference);
   for (std::size_t c = 0; c < 3; ++c) CHECK(t.reference[c] == doctest::Approx(ref.out.at(25, c)));
+}
+
+// Counts and positions are 64-bit in every build, so these hold in
+// WebAssembly too (before, wasm32 clamped each at 2^32 - 1): exact counts
+// past 2^32, in closed form (L = 2^53 - 1 rows would take days one by one),
+// TooLarge past 2^53, and positions past 2^64 - 1 counting as 2^64 - 1.
+TEST_CASE("visible_pairs: exact past 2^32 in closed form, TooLarge past 2^53") {
+  const std::uint64_t two32 = std::uint64_t(1) << 32, two33 = two32 * 2;
+  attn::AttentionOptions opt;
+  CHECK(attn::visible_pairs(two33, 3, opt) == 3.0 * 8589934592.0);
+  opt.causal = true;
+  opt.query_period = 7;
+  // each block of 7 rows sees 1 + 2 + ... + 7 = 28 keys; 2^33 = 7·1227133513 + 1
+  CHECK(attn::visible_pairs(two33, two33, opt) == 28.0 * 1227133513.0 + 1.0);
+  opt.query_period = 0;
+  opt.window = 4;
+  CHECK(attn::visible_pairs(two33, two33, opt) == 10.0 + (8589934592.0 - 4.0) * 4.0);
+  opt = {};
+  const std::uint64_t big = (std::uint64_t(1) << 53) - 1;
+  CHECK(attn::visible_pairs(big, 1, opt) == 9007199254740991.0);
+  CHECK(test::code_of([&] { attn::visible_pairs(big, 2, opt); }) == "TooLarge");
+  CHECK(test::code_of([&] { attn::visible_pairs(UINT64_MAX, UINT64_MAX, opt); }) == "TooLarge");
+  // a window from a position near 2^64 - 1: positions saturate, the band is exact
+  opt.row_offset = UINT64_MAX - 1;
+  opt.window = UINT64_MAX;
+  // row 0 (position 2^64 - 2) sees keys 0..2; rows 1..4 stop at 2^64 - 1 and see keys 1, 2
+  CHECK(attn::visible_pairs(5, 3, opt) == 3.0 + 4.0 * 2.0);
+  opt.window = two32;
+  opt.row_offset = (std::uint64_t(1) << 53) - 1;
+  CHECK(attn::visible_pairs(1, 2, opt) == 0.0);  // both keys are about 2^53 positions away
+}
+
+TEST_CASE("kv_bytes_read is exact past 2^32 and refuses past 2^53") {
+  CHECK(attn::kv_bytes_read({1, 1}, std::uint64_t(1) << 32, 1, 1) == 34359738368.0);
+  CHECK(attn::kv_bytes_read({1, 1}, 3, std::uint64_t(1) << 40, 1) == 13194139533324.0);
+  CHECK(attn::kv_bytes_read({std::uint64_t(1) << 40, std::uint64_t(1) << 40}, 1, 1, 1) == 8796093022208.0);
+  CHECK(test::code_of([] { attn::kv_bytes_read({1, 1}, std::uint64_t(1) << 52, 1, 1); }) == "TooLarge");
+  CHECK(test::code_of([] { attn::kv_bytes_read({1, 1}, UINT64_MAX, UINT64_MAX, UINT64_MAX); }) == "TooLarge");
+  CHECK(test::code_of([] { attn::kv_bytes_read({0, 1}, 1, 1, 1); }) == "ZeroDimension");
+  CHECK(test::code_of([] { attn::kv_bytes_read({3, 2}, 1, 1, 1); }) == "BadArgument");
+}
+
+TEST_CASE("attention: a row offset and a window past 2^32 follow the rule exactly") {
+  const attn::Matrix q = test::from_rows({{0}}), k = test::from_rows({{0}, {0}}), v = test::from_rows({{5}, {7}});
+  for (attn::Variant variant : test::kAllVariants) {
+    CAPTURE(attn::variant_name(variant));
+    attn::AttentionOptions opt;
+    opt.variant = variant;
+    opt.row_offset = (std::uint64_t(1) << 53) - 1;
+    opt.window = std::uint64_t(1) << 32;  // the band |pos - j| < 2^32 misses both keys
+    attn::AttentionResult r = attn::attention(q.view(), k.view(), v.view(), opt);
+    CHECK(r.masked_rows == std::vector<std::uint32_t>{0});
+    CHECK(r.out.at(0, 0) == 0.0f);
+    opt.row_offset = std::uint64_t(1) << 52;  // from here a band of 2^53 - 1 keys holds both
+    opt.window = (std::uint64_t(1) << 53) - 1;
+    r = attn::attention(q.view(), k.view(), v.view(), opt);
+    CHECK(r.masked_rows.empty());
+    CHECK(r.out.at(0, 0) == doctest::Approx(6.0));
+  }
 }

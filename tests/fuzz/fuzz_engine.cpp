@@ -144,12 +144,12 @@ bool float_may_overflow(const Inputs& in, double scale) {
 }
 
 // engine.hpp's visibility rule for one pair, written out on its own in
-// 128-bit arithmetic (row_offset and the window may be near SIZE_MAX):
-// positions past SIZE_MAX count as SIZE_MAX, as engine.hpp says.
+// 128-bit arithmetic (row_offset and the window may be near 2^64 - 1):
+// positions past 2^64 - 1 count as 2^64 - 1, as engine.hpp says.
 bool sees(const attn::AttentionOptions& o, std::size_t i, std::size_t j) {
   using wide = unsigned __int128;
   const wide phase = o.query_period ? i % o.query_period : i;
-  const wide pos = std::min<wide>(phase + o.row_offset, SIZE_MAX);
+  const wide pos = std::min<wide>(phase + o.row_offset, UINT64_MAX);
   const wide key = j, w = o.window;
   if (o.causal && key > pos) return false;
   if (w > 0) {
@@ -176,7 +176,11 @@ void compare(const Inputs& in, const attn::AttentionResult& ref, const attn::Att
     for (std::size_t c = 0; c < d_v; ++c) {
       const float got = r.out.at(i, c), want = ref.out.at(i, c);
       CHECK(std::isfinite(got));
-      CHECK(std::fabs(static_cast<double>(got)) <= v_max * (1.0 + 1e-5));  // a convex combination of v
+      // a convex combination of v: with subnormal values the float32 steps
+      // round by absolute steps of 2^-149, not relative ones, so the same
+      // absolute slack as tol (one such step lifted two equal subnormals
+      // 0x3f3f to 0x3f40 in the materialized kernel)
+      CHECK(std::fabs(static_cast<double>(got)) <= v_max * (1.0 + 1e-5) + 1e-44 * static_cast<double>(S));
       if (comparable) CHECK(std::fabs(static_cast<double>(got) - want) <= tol);
     }
   if (!weights) return;
@@ -268,9 +272,9 @@ void fuzz_attention(Reader& r) {
       CHECK(*code == attn::ErrorCode::BadArgument || *code == attn::ErrorCode::NonFinite);
     else
       CHECK(*code == attn::ErrorCode::NonFinite);
-    for (attn::Variant variant : {attn::Variant::Materialized, attn::Variant::Chunked}) {
+    for (std::size_t vi = 0; vi < static_cast<std::size_t>(attn::Variant::Count); ++vi) {  // every variant
       attn::AttentionOptions o = in.opt;
-      o.variant = variant;
+      o.variant = static_cast<attn::Variant>(vi);
       CHECK(error_of([&] { attn::attention(in.q.view(), in.k.view(), in.v.view(), o); }) == *code);
     }
     if (!all_finite(in.q) || !all_finite(in.k))  // logit_stats takes no v
@@ -372,6 +376,10 @@ void fuzz_softmax_row(Reader& r) {
     bad |= std::isnan(x) || x == std::numeric_limits<float>::infinity();
     any |= x != -std::numeric_limits<float>::infinity();
   }
+  // read last (older seeds decode as before): up to 65280 more copies of the
+  // last logit, so that a float32 running sum would stall (after a weight
+  // near 1, terms under half its ulp were lost) and the sum checks below see it
+  logits.resize(n + 256 * static_cast<std::size_t>(r.u8()), logits.back());
   std::optional<attn::SoftmaxRowResult> res;
   const auto code = error_of([&] { res = attn::softmax_row(logits, subtract); });
   if (bad) {
@@ -379,7 +387,7 @@ void fuzz_softmax_row(Reader& r) {
     return;
   }
   CHECK(!code.has_value());
-  CHECK(res->weights.size() == n);
+  CHECK(res->weights.size() == logits.size());
   if (!any) {
     for (float w : res->weights) CHECK(w == 0.0f);
     return;
@@ -395,7 +403,7 @@ void fuzz_softmax_row(Reader& r) {
   double l = 0.0;
   for (float x : logits) l += std::exp(static_cast<double>(x) - m);
   double sum = 0.0;
-  for (std::size_t j = 0; j < n; ++j) {
+  for (std::size_t j = 0; j < logits.size(); ++j) {
     const float w = res->weights[j];
     CHECK(std::isfinite(w) && w >= 0.0f);
     if (subtract) CHECK(std::fabs(w - std::exp(static_cast<double>(logits[j]) - m) / l) <= 1e-5);
@@ -445,6 +453,61 @@ void fuzz_memory_model(Reader& r) {
     CHECK(std::isfinite(*bytes) && *bytes >= 1.0);
   } else {
     CHECK(*code == attn::ErrorCode::BadArgument || *code == attn::ErrorCode::TooLarge);
+  }
+
+  // visible_pairs (read after the bytes above: older seeds decode as before).
+  // L = m·P + rest rows with a period P <= 64: rows i and i + P see the same
+  // keys, so the count is m·C(P) + C(rest), C counted pair by pair with sees()
+  // (positions and the window up to 2^64 - 1, m up to 2^40): the closed form
+  // must give it exactly, or TooLarge exactly when it passes 2^53.
+  attn::AttentionOptions rule;
+  const std::uint8_t flags = r.u8();
+  rule.causal = flags & 1;
+  const std::uint64_t P = r.u8() % 64 + 1, rest = r.u8() % P;
+  const std::uint64_t m = (flags & 2) ? static_cast<std::uint64_t>(r.u32()) << (r.u8() % 9) : r.u8() % 3;
+  const std::size_t S = r.u16() % 300 + 1;
+  rule.window = (flags & 4) ? std::numeric_limits<std::uint64_t>::max() - r.u32() : r.u16() % 400;
+  rule.row_offset = (flags & 8) ? std::numeric_limits<std::uint64_t>::max() - r.u32() : (flags & 16) ? static_cast<std::uint64_t>(r.u32()) << 21 : r.u16() % 400;
+  rule.query_period = (flags & 32) || m > 0 ? P : 0;
+  const std::uint64_t L = m * P + rest;
+  if (L > 0) {
+    const auto count_rows = [&](std::uint64_t rows) {
+      unsigned __int128 c = 0;
+      for (std::uint64_t i = 0; i < rows; ++i)
+        for (std::size_t j = 0; j < S; ++j) c += sees(rule, static_cast<std::size_t>(i), j) ? 1 : 0;
+      return c;
+    };
+    const unsigned __int128 want = (rule.query_period ? m : 0) * count_rows(rule.query_period ? P : 0) +
+                                   count_rows(rule.query_period ? rest : L);
+    std::optional<double> pairs;
+    const auto c = error_of([&] { pairs = attn::visible_pairs(L, S, rule); });
+    if (want > (static_cast<unsigned __int128>(1) << 53)) {
+      CHECK(c == attn::ErrorCode::TooLarge);
+    } else {
+      CHECK(!c.has_value());
+      CHECK(*pairs == static_cast<double>(static_cast<std::uint64_t>(want)));
+    }
+  }
+
+  // kv_bytes_read: H_kv·S·(d_k + d_v)·4 exactly, or TooLarge past 2^53
+  std::uint64_t f[4];
+  for (std::uint64_t& x : f) x = (static_cast<std::uint64_t>(r.u32()) << (r.u8() % 33)) + 1;
+  const std::uint64_t hq = f[0] * (r.u8() % 4 + 1);
+  unsigned __int128 want = 4;
+  bool over = false;
+  for (const unsigned __int128 factor : {static_cast<unsigned __int128>(f[0]), static_cast<unsigned __int128>(f[1]),
+                                         static_cast<unsigned __int128>(f[2]) + f[3]}) {
+    want *= factor;
+    over |= want > (static_cast<unsigned __int128>(1) << 53);
+    if (over) break;
+  }
+  std::optional<double> bytes_read;
+  const auto kc = error_of([&] { bytes_read = attn::kv_bytes_read({hq, f[0]}, f[1], f[2], f[3]); });
+  if (over) {
+    CHECK(kc == attn::ErrorCode::TooLarge);
+  } else {
+    CHECK(!kc.has_value());
+    CHECK(*bytes_read == static_cast<double>(static_cast<std::uint64_t>(want)));
   }
 }
 
@@ -514,8 +577,14 @@ void fuzz_heads(Reader& r) {
     }
   }
 
+  // every refusal of the cache is an attn::Error: heads past the budget
+  // (before allocating), a head index past the last
+  CHECK(error_of([&] { attn::KvCache(SIZE_MAX / (hkv * G), d_k, d_v, window); }) == attn::ErrorCode::TooLarge);
+
   // the same sequence through a cache: prompt rows prefilled, the rest decoded
   attn::KvCache cache(hkv, d_k, d_v, window);
+  CHECK(error_of([&] { cache.k(hkv + L); }) == attn::ErrorCode::BadArgument);
+  CHECK(error_of([&] { cache.v(hkv); }) == attn::ErrorCode::BadArgument);
   attn::AttentionOptions step_opt;
   step_opt.variant = in.opt.variant == attn::Variant::Reference ? attn::Variant::Reference : attn::Variant::Materialized;
   if (prompt > 0) {
@@ -532,6 +601,13 @@ void fuzz_heads(Reader& r) {
           std::copy_n(in.q.data.begin() + (h * L + t % L) * d_k, d_k, qp.data.begin() + (h * prompt + t) * d_k);
       attn::AttentionOptions po = in.opt;
       po.query_period = 0;
+      // q must hold one row per prompt row and query head: one row more is refused
+      {
+        const attn::Matrix longer(hq * (prompt + 1), d_k);
+        CHECK(error_of([&] { cache.prefill_attention(longer.view(), kp.view(), vp.view(), hq, po); }) ==
+              attn::ErrorCode::ShapeMismatch);
+        CHECK(cache.appended() == 0);
+      }
       std::optional<attn::MultiheadResult> pre;
       const auto c = error_of([&] { pre = cache.prefill_attention(qp.view(), kp.view(), vp.view(), hq, po); });
       if (c) {  // NonFinite only (a logit past float32 in a fast path); the cache stays empty

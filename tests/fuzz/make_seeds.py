@@ -11,7 +11,13 @@ The format, read from the front, little-endian, zeros past the end:
              then q, k, v: u8 mode, u8 exponent, entries (mode % 4 == 0: f32 bits each;
              else int8 each, the value int8/8 * 2^(exponent-128)), then the mask bits (LSB first),
              then u8 window (0 = none; SIZE_MAX - it with flag 16), u8 query_period % 80 (0 = off).
-  softmax_row: u8 n-1, u8 subtract_max (bit 0), n f32.
+  softmax_row: u8 n-1, u8 subtract_max (bit 0), n f32, u8 c: 256·c more copies of the last logit.
+  score_matrix_bytes: 5 x (u8 mode, then u32 >> mode % 32 if mode is even, else f64 bits as 2 u32),
+             then visible_pairs: u8 flags (1 causal, 2 m big, 4 window near 2^64, 8 row_offset near
+             2^64, 16 row_offset = u32 << 21, 32 a period even when m = 0), u8 P-1 (% 64), u8 rest (% P),
+             m (u32 << (u8 % 9) with flag 2, else u8 % 3), u16 S-1 (% 300), window (u32: 2^64-1 - it
+             with flag 4; else u16 % 400), row_offset (u32 with flag 8 or 16; else u16 % 400); L = m·P + rest;
+             then kv_bytes_read: 4 x (u32, u8 shift % 33) for H_kv, S, d_k, d_v (each + 1), u8 G-1 (% 4).
   heads (op 4: multihead_attention, then KvCache prefill + decode steps of the same sequence):
              u8 H_kv-1 (% 3), u8 G-1 (% 4; H_q = H_kv·G), u8 L-1 (% 8), u8 S-1 (% 10), u8 d_k-1 (% 9),
              u8 d_v-1 (% 9), u8 flags (1 causal, 2 chunked, 4 reference, 8 window follows, 16 the window
@@ -54,6 +60,10 @@ def attention(L, S, dk, dv, q, k, v, flags=0, scale=0.0, bq=64, bk=64, row_offse
     return head + q + k + v + mask + tail
 
 
+def raw_bits(*bits):  # a matrix in mode 0 from float32 bit patterns
+    return bytes([0, 128]) + b''.join(struct.pack('<I', b) for b in bits)
+
+
 def seeds():
     # issue 13, item 1: (scale·q)·k = inf - inf for key 0; the reference gives 6
     for causal in (0, 1):
@@ -72,6 +82,9 @@ def seeds():
     yield 'logit-past-flt-max', attention(1, 2, 1, 1, raw(F32_MAX), raw(2, -1), raw(2, 9), flags=4, scale=1.0)
     yield 'denormals', attention(2, 3, 2, 2, raw(1e-40, -0.0, -1e-45, 1e-45), raw(1e-40, 1e-45, -0.0, 0.0, 1e-45, -1e-40),
                                  raw(1e-40, 1, -0.0, 2, 1e-45, 3), flags=2 | 4, scale=1e30, mask=bytes([0b101111]))
+    # the outside probe's find: v = two equal subnormals (bits 0x3f3f); the materialized kernel
+    # returns 0x3f40, one step of 2^-149 above max|v| (the convex-combination check needs absolute slack)
+    yield 'denormal-convex', attention(1, 2, 1, 1, raw(0), raw(0, 0), raw_bits(0x3f3f, 0x3f3f))
     yield 'nan-in-k', attention(1, 2, 1, 1, raw(1), raw(float('nan'), 0), raw(1, 2))
     yield 'inf-in-v', attention(1, 2, 1, 1, raw(1), raw(0, 0), raw(1, -INF))  # the first fuzz run's find (a harness bug)
     yield 'inf-scale', attention(1, 1, 1, 1, raw(1), raw(1), raw(1), flags=4, scale=INF)
@@ -100,10 +113,22 @@ def seeds():
     # softmax_row at the edges
     yield 'softmax-edges', bytes([1, 3, 1]) + f32(F32_MAX, -F32_MAX, 0.0, -INF)
     yield 'softmax-no-subtract', bytes([1, 2, 0]) + f32(100.0, 1.0, -1e-45)
+    # a weight near 1, then 65281 terms of exp(-17.4) ~ 2.8e-8, each under half a float32 ulp of
+    # the running sum: a float32 sum lost all of them (0.18% of the total)
+    yield 'softmax-long-tail', bytes([1, 1, 1]) + f32(0.0, -17.4) + bytes([255])
     # experiment and the memory model
     yield 'experiment', bytes([2, 7, 3, 2]) + struct.pack('<I', 1) + bytes([0]) + struct.pack('<I', 7) + bytes([32, 1])
     yield 'memory-model', bytes([3, 0]) + struct.pack('<I', 2048) + bytes([0]) + struct.pack('<I', 4) + b'\0\1\0\0\0' * 3
     yield 'memory-model-huge', bytes([3]) + (bytes([1]) + struct.pack('<d', 1e300)) * 5
+    # visible_pairs: causal, window 5, period 7, L = 2^31·7 + 1 rows of 300 keys (past 2^32 rows);
+    # kv_bytes_read: H_kv = 2^32 + 1, S = 2, d_k = 2^20 + 1, d_v = 3: past 2^53 (TooLarge)
+    yield 'memory-model-pairs-and-bytes', (bytes([3, 0]) + struct.pack('<I', 2048) + bytes([0]) + struct.pack('<I', 4)
+                                           + b'\0\1\0\0\0' * 3 + bytes([1 | 2 | 32, 6, 1])
+                                           + struct.pack('<I', 1 << 30) + bytes([1]) + struct.pack('<H', 299)
+                                           + struct.pack('<H', 5) + struct.pack('<H', 0)
+                                           + struct.pack('<I', 1) + bytes([32]) + struct.pack('<I', 1) + bytes([0])
+                                           + struct.pack('<I', 1) + bytes([20]) + struct.pack('<I', 2) + bytes([0])
+                                           + bytes([1]))
     # heads: GQA (H_kv = 2, G = 2), L = 3, S = 5, d = 2, causal, window 3, 2 prompt rows
     yield 'heads-gqa-window', (bytes([4, 1, 1, 2, 4, 1, 1, 1 | 8, 3, 2]) + small(128, *ints[:24])
                                + small(128, *ints[24:44]) + small(128, *ints[44:64]) + bytes([1, 2]))

@@ -1,7 +1,10 @@
 // Every invalid argument to the engine's JS API throws an Error with a clear
-// English message and an `error.code` the pages translate. Some are caught
-// in engine.mjs, some (TooLarge) in C++ and passed through the bindings; the
-// engine stays usable after each.
+// English message and an `error.code` the pages translate. What only JS can
+// check (types, whole numbers, typed-array kinds, data lengths) is caught in
+// engine.mjs; every rule about shapes and values (q/k/v agreeing, the scale,
+// return_weights with chunked, TooLarge) by the engine itself, whose message
+// passes through the bindings (C++ names: logit_stats, ...). The engine stays
+// usable after each.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
@@ -22,15 +25,15 @@ function throwsCode(fn, code, ...patterns) {
 
 test('ShapeMismatch: q/k widths, k/v rows, data length, mask shape', () => {
   throwsCode(() => engine.attention({ q: mat([[1, 2, 3]]), k, v }), 'ShapeMismatch', /^attention: /, /q is 1x3/, /k is 4x2/, /d_k/);
-  throwsCode(() => engine.attention({ q, k, v: mat([[1, 2]]) }), 'ShapeMismatch', /v is 1x2/, /same number of rows/);
+  throwsCode(() => engine.attention({ q, k, v: mat([[1, 2]]) }), 'ShapeMismatch', /v is 1x2/, /one per key/);
   throwsCode(() => engine.attention({ q: { rows: 2, cols: 2, data: new Float32Array(3) }, k, v }), 'ShapeMismatch',
     /q\.data has 3 numbers but q is 2x2 \(needs 4\)/);
   const mask3 = { rows: 3, cols: 4, data: new Uint8Array(12).fill(1) };
   throwsCode(() => engine.attention({ q, k, v, mask: mask3 }), 'ShapeMismatch', /mask is 3x4 but the scores are 4x4/);
   const shortMask = { rows: 4, cols: 4, data: new Uint8Array(15).fill(1) };
   throwsCode(() => engine.attention({ q, k, v, mask: shortMask }), 'ShapeMismatch', /mask\.data has 15 entries/);
-  throwsCode(() => engine.logitStats({ q: mat([[1, 2, 3]]), k }), 'ShapeMismatch', /^logitStats: /);
-  throwsCode(() => engine.onlineSoftmaxTrace({ q, k, v: mat([[1]]), row: 0, blockK: 2 }), 'ShapeMismatch', /^onlineSoftmaxTrace: /);
+  throwsCode(() => engine.logitStats({ q: mat([[1, 2, 3]]), k }), 'ShapeMismatch', /^logit_stats: /);
+  throwsCode(() => engine.onlineSoftmaxTrace({ q, k, v: mat([[1]]), row: 0, blockK: 2 }), 'ShapeMismatch', /^online_softmax_trace: /);
 });
 
 test('ZeroDimension: d = 0, no rows, empty vectors, n = 0', () => {
@@ -51,10 +54,10 @@ test('NonFinite: NaN or Infinity in a matrix, a vector or the scale', () => {
   throwsCode(() => engine.attention({ q: bad, k, v }), 'NonFinite', /q has NaN at row 2, column 1/, /finite/);
   const inf = mat([[0, 1], [1, 0], [1, 1], [0, Infinity]]);
   throwsCode(() => engine.attention({ q, k, v: inf }), 'NonFinite', /v has Infinity at row 3, column 1/);
-  throwsCode(() => engine.attention({ q, k, v, scale: NaN }), 'NonFinite', /scale is NaN/);
-  throwsCode(() => engine.attention({ q, k, v, scale: Infinity }), 'NonFinite', /scale is Infinity/);
+  throwsCode(() => engine.attention({ q, k, v, scale: NaN }), 'NonFinite', /scale is nan/);
+  throwsCode(() => engine.attention({ q, k, v, scale: Infinity }), 'NonFinite', /scale is inf/);
   throwsCode(() => engine.softmaxRow({ logits: [1, NaN] }), 'NonFinite', /logits has NaN at index 1/);
-  throwsCode(() => engine.logitStats({ q, k, scale: -Infinity }), 'NonFinite', /^logitStats: scale/);
+  throwsCode(() => engine.logitStats({ q, k, scale: -Infinity }), 'NonFinite', /^logit_stats: scale/);
   throwsCode(() => engine.rowStats(mat([[0.5, NaN]])), 'NonFinite', /weights has NaN/);
 });
 
@@ -65,7 +68,7 @@ test('BadArgument: unknown variant, bad scale, block sizes, mask values, types',
   throwsCode(() => engine.attention({ q, k, v, scale: -1 }), 'BadArgument', /scale is -1/);
   throwsCode(() => engine.attention({ q, k, v, scale: '0.5' }), 'BadArgument', /scale must be a number/);
   throwsCode(() => engine.attention({ q, k, v, variant: 'chunked', returnWeights: true }), 'BadArgument',
-    /returnWeights is not available with the 'chunked' variant/);
+    /return_weights is not available with the chunked variant/);
   throwsCode(() => engine.attention({ q, k, v, variant: 'chunked', blockK: 0 }), 'BadArgument', /blockK is 0/);
   throwsCode(() => engine.attention({ q, k, v, variant: 'chunked', blockQ: 1.5 }), 'BadArgument', /blockQ must be a whole number/);
   throwsCode(() => engine.attention({ q, k, v, rowOffset: -1 }), 'BadArgument', /rowOffset is -1/);
@@ -109,4 +112,39 @@ test('TooLarge comes from the engine itself, through the bindings, and the engin
   }
   const r = engine.attention({ q, k, v });
   assert.equal(r.out.rows, 4);
+});
+
+test('the KV cache refuses a huge number of heads with TooLarge, before the heap grows', () => {
+  // natively this was a std::length_error, here an 'Internal' error or 230 MB of heap for good
+  throwsCode(() => engine.kvCache({ headsKv: 2 ** 31, dk: 1, dv: 1 }), 'TooLarge', /^KvCache: /, /memory budget/);
+  throwsCode(() => engine.kvCache({ headsKv: 2 ** 53 - 1, dk: 1, dv: 1 }), 'TooLarge');
+  const before = engine.info().heapBytes;
+  engine.setMemoryBudget(1024);
+  try {
+    throwsCode(() => engine.kvCache({ headsKv: 1e7, dk: 1, dv: 1 }), 'TooLarge', /10000000 key\/value heads/);
+  } finally {
+    engine.setMemoryBudget(0);
+  }
+  assert.equal(engine.info().heapBytes, before, 'the wasm heap grew');
+  engine.kvCache({ headsKv: 8, dk: 1, dv: 1 }).delete();
+});
+
+test('every error code the engine can throw has a message in every language of the site', async () => {
+  const { readFile } = await import('node:fs/promises');
+  const { LANGUAGES } = await import('../../web/js/languages.mjs');
+  const codes = engine.errorCodes();
+  // the five of engine.hpp, and the bindings' code for an engine defect
+  for (const code of ['ShapeMismatch', 'ZeroDimension', 'NonFinite', 'TooLarge', 'BadArgument', 'Internal'])
+    assert.ok(codes.includes(code), `errorCodes() lacks ${code}`);
+  // the engine link's own codes (worker, transport, page)
+  codes.push('Cancelled', 'EngineCrashed', 'EngineLoad', 'Unknown');
+  assert.ok(LANGUAGES.length >= 2);
+  for (const { code: lang } of LANGUAGES) {
+    const text = JSON.parse(await readFile(new URL(`../../web/text/${lang}/err.json`, import.meta.url), 'utf8'));
+    for (const code of codes) {
+      const message = text[`err.engine.${code}`];
+      assert.equal(typeof message, 'string', `${lang}: no err.engine.${code}`);
+      assert.ok(message.trim().length > 0, `${lang}: err.engine.${code} is empty`);
+    }
+  }
 });

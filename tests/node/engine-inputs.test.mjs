@@ -134,3 +134,38 @@ test('inputs near FLT_MAX: every variant gives the reference answer, no dropped 
     }
   }
 });
+
+test('a getter that shrinks a checked resizable buffer: BadArgument, no TypeError, a flat wasm heap', () => {
+  const n = 128;  // q and k of 64 KiB each: the copies a TypeError inside the binding leaked
+  const q = engine.randomNormal({ seed: 1, rows: n, cols: n });
+  const k = engine.randomNormal({ seed: 2, rows: n, cols: n });
+  const attempt = () => {
+    const buffer = new ArrayBuffer(n * n * 4, { maxByteLength: n * n * 4 });
+    const data = new Float32Array(buffer, 0, n * n);
+    data.set(k.data);
+    // v is checked first; the mask's rows are read after it, and shrink v's buffer
+    const mask = { get rows() { buffer.resize(0); return n; }, cols: n, data: new Uint8Array(n * n).fill(1) };
+    try {
+      engine.attention({ q, k, v: { rows: n, cols: n, data }, mask, variant: 'reference' });
+      return null;
+    } catch (error) {
+      return error;
+    }
+  };
+  const first = attempt();
+  assert.ok(first instanceof Error, 'the call was not refused');
+  assert.equal(first.code, 'BadArgument', `${first.name}: ${first.message}`);
+  assert.match(first.message, /^attention: the buffer of v\.data was resized or detached/);
+  const before = engine.info().heapBytes;
+  for (let i = 0; i < 300; i++) assert.equal(attempt()?.code, 'BadArgument');
+  assert.equal(engine.info().heapBytes, before, 'the wasm heap grew');
+});
+
+test('a getter that detaches a checked buffer: BadArgument too', () => {
+  const { q, k, v } = example;
+  const data = Float32Array.from(v.data);
+  const mask = { get rows() { structuredClone(data.buffer, { transfer: [data.buffer] }); return 4; }, cols: 4, data: new Uint8Array(16).fill(1) };
+  assert.throws(() => engine.attention({ q, k, v: { rows: 4, cols: 2, data }, mask }),
+    (e) => e.code === 'BadArgument' && /v\.data was resized or detached/.test(e.message));
+  assert.equal(engine.attention({ q, k, v }).out.rows, 4);  // still usable
+});

@@ -94,3 +94,33 @@ test('onlineSoftmaxTrace with a window traces only the tiles of the window', () 
   assert.deepEqual(t.steps.map((s) => s.keyBegin), [2, 3]);
   assert.ok(t.maxAbsDiff < 1e-6);
 });
+
+// WebAssembly used to clamp each of these at 2^32 - 1 (wasm32's size_t), so it
+// disagreed with the native build and with engine/README.md's rule. Counts and
+// positions are now 64-bit in both: exact up to 2^53, 'TooLarge' past it.
+test('visiblePairs and kvBytesRead: exact past 2^32, in closed form, TooLarge past 2^53', { timeout: 20_000 }, () => {
+  assert.equal(engine.visiblePairs({ L: 2 ** 33, S: 3 }), 25_769_803_776);
+  assert.equal(engine.visiblePairs({ L: 2 ** 33, S: 2 ** 33, causal: true, queryPeriod: 7 }), 34_359_738_365);
+  // one row at a time, 2^53 - 1 rows would take days: the count is in closed form
+  assert.equal(engine.visiblePairs({ L: 2 ** 53 - 1, S: 1 }), 2 ** 53 - 1);
+  assert.equal(engine.visiblePairs({ L: 2 ** 32 - 1, S: 5 }), 21_474_836_475);
+  assert.throws(() => engine.visiblePairs({ L: 2 ** 53 - 1, S: 2 }), (e) => e.code === 'TooLarge' && /2\^53/.test(e.message));
+  assert.equal(engine.kvBytesRead({ headsQ: 1, headsKv: 1, S: 2 ** 32, dk: 1, dv: 1 }), 34_359_738_368);
+  assert.equal(engine.kvBytesRead({ headsQ: 1, headsKv: 1, S: 3, dk: 2 ** 40, dv: 1 }), 13_194_139_533_324);
+  assert.equal(engine.kvBytesRead({ headsQ: 2 ** 41, headsKv: 2 ** 40, S: 1, dk: 1, dv: 1 }), 2 ** 43);
+  assert.throws(() => engine.kvBytesRead({ headsQ: 1, headsKv: 1, S: 2 ** 52, dk: 1, dv: 1 }), (e) => e.code === 'TooLarge');
+});
+
+test('a row offset and a window past 2^32 follow the rule exactly in every variant', () => {
+  const one = (x) => ({ rows: x.length, cols: 1, data: Float32Array.from(x) });
+  for (const variant of ['reference', 'materialized', 'chunked']) {
+    // position 2^53 - 1: the band |pos - j| < 2^32 misses both keys (a masked row) ...
+    const far = engine.attention({ q: one([0]), k: one([0, 0]), v: one([5, 7]), rowOffset: 2 ** 53 - 1, window: 2 ** 32, variant });
+    assert.deepEqual(far.maskedRows, [0], variant);
+    assert.equal(far.out.data[0], 0, variant);
+    // ... and from position 2^52 a band of 2^53 - 1 keys holds both: the mean of 5 and 7
+    const wide = engine.attention({ q: one([0]), k: one([0, 0]), v: one([5, 7]), rowOffset: 2 ** 52, window: 2 ** 53 - 1, variant });
+    assert.deepEqual(wide.maskedRows, [], variant);
+    assert.equal(wide.out.data[0], 6, variant);
+  }
+});

@@ -25,7 +25,10 @@ enum class ErrorCode {
   ZeroDimension,  // a dimension is 0
   NonFinite,      // NaN or ±inf in an input matrix or option
   TooLarge,       // the request would need more memory than the budget
-  BadArgument     // scale <= 0, block size 0, unknown variant, ...
+  BadArgument,    // scale <= 0, block size 0, unknown variant, ...
+  Count           // not a code: how many there are. Each table of the codes (error_code_name,
+                  // the pages' err.engine.<code> texts, checked by a node test) asserts this
+                  // count, so a new code cannot be forgotten in one of them.
 };
 
 // Thrown by every entry point before anything large is allocated.
@@ -38,7 +41,7 @@ class Error : public std::runtime_error {
   ErrorCode code_;
 };
 
-const char* error_code_name(ErrorCode code);  // "ShapeMismatch", ...
+const char* error_code_name(ErrorCode code);  // "ShapeMismatch", ...; "Unknown" for Count
 
 // ---------------------------------------------------------------- matrices
 // Non-owning view of a row-major matrix.
@@ -90,7 +93,17 @@ std::size_t memory_budget();
 void set_memory_budget(std::size_t bytes);  // 0 restores the default
 
 // ---------------------------------------------------------------- attention
-enum class Variant { Materialized, Chunked, Reference };
+enum class Variant {
+  Materialized,
+  Chunked,
+  Reference,
+  Count  // not a variant: how many there are. Every table of the variants
+         // (variant_name, the tests' kAllVariants) static_asserts this count,
+         // so a new variant fails to compile until each table lists it.
+};
+// "materialized", "chunked", "reference" (the JavaScript API's names); null for
+// anything else. engine.mjs takes its list of variants from this table.
+const char* variant_name(Variant variant);
 
 // Which keys query row i may see (the visibility rule), with
 //   pos(i) = (query_period > 0 ? i mod query_period : i) + row_offset
@@ -115,11 +128,14 @@ struct AttentionOptions {
   std::size_t block_k = 64;        // chunked only: key rows per tile (any positive size)
   const std::uint8_t* mask = nullptr;  // optional L×S, 1 = visible, 0 = hidden
   bool return_weights = false;     // also return scores and weights (not with Chunked)
-  std::size_t row_offset = 0;      // position of q's first row, for causal and window rules,
+  // Positions are 64-bit in every build (wasm32 too), so the rule gives the
+  // same answer natively and in WebAssembly; a position past 2^64 - 1 counts
+  // as 2^64 - 1.
+  std::uint64_t row_offset = 0;    // position of q's first row, for causal and window rules,
                                    // when a caller splits Q into slices (progress bars) or
                                    // its queries are the last L of S positions
-  std::size_t window = 0;          // sliding window in keys (see above); 0 = none
-  std::size_t query_period = 0;    // 0 = off; else row i has position (i mod query_period) + row_offset
+  std::uint64_t window = 0;        // sliding window in keys (see above); 0 = none
+  std::uint64_t query_period = 0;  // 0 = off; else row i has position (i mod query_period) + row_offset
 };
 
 struct AttentionResult {
@@ -173,9 +189,9 @@ AttentionResult attention(MatrixView q, const KeyValues& kv, const AttentionOpti
 // H_q must be a multiple of H_kv; G = H_q / H_kv query heads share one KV
 // head, and query head h uses KV head h / G (H_kv = H_q: multi-head, MHA;
 // H_kv = 1: multi-query, MQA; between: grouped-query, GQA).
-struct HeadCounts {
-  std::size_t q = 1;   // H_q, query heads
-  std::size_t kv = 1;  // H_kv, key/value heads; divides q
+struct HeadCounts {  // 64-bit so that kv_bytes_read counts the same in every build
+  std::uint64_t q = 1;   // H_q, query heads
+  std::uint64_t kv = 1;  // H_kv, key/value heads; divides q
 };
 
 struct MultiheadResult {
@@ -209,9 +225,11 @@ MultiheadResult multihead_attention(MatrixView q, MatrixView k, MatrixView v, He
 // its group, so this is H_kv·S·(d_k + d_v)·4, whatever H_q is. Grouped-query
 // attention with H_q / H_kv = 4 thus reads 4x fewer bytes than multi-head
 // attention with the same H_q. multihead_attention reads a KV head's K/V
-// once per group (one attention() call per group; see heads.cpp). In
-// double: no wrap on wasm32.
-double kv_bytes_read(HeadCounts heads, std::size_t S, std::size_t d_k, std::size_t d_v);
+// once per group (one attention() call per group; see heads.cpp). Exact
+// in every build (64-bit counts, a 128-bit product): ZeroDimension for a 0,
+// BadArgument if heads.q is not a multiple of heads.kv, TooLarge past 2^53
+// (beyond it a double, and a JavaScript Number, is no longer exact).
+double kv_bytes_read(HeadCounts heads, std::uint64_t S, std::uint64_t d_k, std::uint64_t d_v);
 
 // K and V rows of one sequence for H_kv heads, for generation: prefill()
 // appends a prompt's rows, decode_step() appends one new row per KV head and
@@ -224,6 +242,8 @@ double kv_bytes_read(HeadCounts heads, std::size_t S, std::size_t d_k, std::size
 class KvCache {
  public:
   // heads_kv, d_k, d_v >= 1 (ZeroDimension otherwise); window 0 = keep everything.
+  // The per-head bookkeeping (two vectors per head) must fit the memory
+  // budget: TooLarge before allocating it otherwise.
   KvCache(std::size_t heads_kv, std::size_t d_k, std::size_t d_v, std::size_t window = 0);
 
   // Appends n rows per head: k (H_kv·n, d_k), v (H_kv·n, d_v), head-major.
@@ -236,7 +256,8 @@ class KvCache {
   // window w < n, each row restricted to its last w keys (opt.window = w:
   // no mask is built, and the chunked kernel skips tiles the window hides).
   // Other options pass through.
-  // BadArgument if the cache is not empty or opt.mask is set.
+  // BadArgument if the cache is not empty or opt.mask is set; ShapeMismatch
+  // unless q holds heads_q·n rows (n rows per head, as k and v).
   MultiheadResult prefill_attention(MatrixView q, MatrixView k, MatrixView v, std::size_t heads_q,
                                     const AttentionOptions& opt);
 
@@ -265,6 +286,7 @@ class KvCache {
   std::size_t bytes() const;         // bytes of K and V storage reserved (capacity)
   // Head h's cached rows, in storage order (a ring buffer: not time order
   // once a window has wrapped). (length(), d_k) and (length(), d_v).
+  // BadArgument when head >= heads_kv().
   MatrixView k(std::size_t head) const;
   MatrixView v(std::size_t head) const;
 
@@ -306,7 +328,9 @@ OnlineSoftmaxTrace online_softmax_trace(MatrixView q, MatrixView k, MatrixView v
                                         std::size_t window = 0);
 
 // Softmax of one row, with or without subtracting the row max first (the
-// lesson shows the overflow the subtraction prevents). float32 throughout.
+// lesson shows the overflow the subtraction prevents). exps and weights in
+// float32, their sum accumulated in double and rounded once, so rows of any
+// length sum to 1. TooLarge when the weights pass the memory budget.
 struct SoftmaxRowResult {
   std::vector<float> weights;
   bool overflowed = false;         // some exp() was inf or the result has NaN
@@ -379,10 +403,12 @@ double score_matrix_bytes(double n, double bytes_per_element, double heads = 1, 
 // row_offset, query_period; nothing else of it is read) lets L queries
 // see among S keys: the work of attention under that rule is proportional
 // to it (about 2·(d_k + d_v) flops per pair), and a chunked call's to it
-// plus the edges of its tiles. Exact (a sum over at most min(L, period)
-// rows, in double: exact up to 2^53). ZeroDimension if L or S is 0, BadArgument if a mask
-// is given (a mask's pairs depend on its contents).
-double visible_pairs(std::size_t L, std::size_t S, const AttentionOptions& rule);
+// plus the edges of its tiles. In closed form (O(1): a few runs of rows
+// whose counts are arithmetic series), exact in 128-bit integers, the same
+// in every build. TooLarge when the count is past 2^53 (beyond it a double,
+// and a JavaScript Number, is no longer exact). ZeroDimension if L or S is
+// 0, BadArgument if a mask is given (a mask's pairs depend on its contents).
+double visible_pairs(std::uint64_t L, std::uint64_t S, const AttentionOptions& rule);
 
 // ---------------------------------------------------------------- info
 const char* simd_arch_name();      // xsimd's name for the architecture in use, e.g. "sse4.1", "avx2"
