@@ -42,20 +42,22 @@ TEST_CASE("fast paths agree with the reference on a sweep of shapes") {
         if (combo % 3 == 0) opt.scale = 1.0f;  // unscaled logits: larger, peakier
         opt.return_weights = true;
         const attn::AttentionResult ref = test::run(q, k, v, opt, attn::Variant::Reference);
-        const attn::AttentionResult mat = test::run(q, k, v, opt, attn::Variant::Materialized);
-        opt.return_weights = false;
-        const attn::AttentionResult chk = test::run(q, k, v, opt, attn::Variant::Chunked);
         // Unscaled logits reach |s| ~ 30 where one float32 ulp is ~2e-6, so
         // there the absolute tolerance grows with the largest logit.
         const float tol = opt.scale ? 1e-6f * std::fmax(1.0f, test::max_abs_finite(ref.scores)) : 1e-6f;
         CAPTURE(tol);
-        CHECK(test::mismatches(mat.out, ref.out, tol) == 0);
-        CHECK(test::mismatches(mat.weights, ref.weights, tol) == 0);
-        CHECK(test::mismatches(mat.scores, ref.scores, tol) == 0);
-        CHECK(test::mismatches(chk.out, ref.out, tol) == 0);
         CHECK(ref.masked_rows.empty());  // causal alone always leaves key 0 visible
-        CHECK(mat.masked_rows.empty());
-        CHECK(chk.masked_rows.empty());
+        for (attn::Variant variant : test::kFastVariants) {
+          CAPTURE(attn::variant_name(variant));
+          opt.return_weights = test::has_weights(variant);
+          const attn::AttentionResult fast = test::run(q, k, v, opt, variant);
+          CHECK(test::mismatches(fast.out, ref.out, tol) == 0);
+          if (opt.return_weights) {
+            CHECK(test::mismatches(fast.weights, ref.weights, tol) == 0);
+            CHECK(test::mismatches(fast.scores, ref.scores, tol) == 0);
+          }
+          CHECK(fast.masked_rows.empty());
+        }
         ++checked;
       }
     }
@@ -90,23 +92,26 @@ TEST_CASE("fast paths agree with the reference with a random mask and a row offs
         opt.block_k = kBlocks[(combo + 2) % 7];
         opt.return_weights = true;
         const attn::AttentionResult ref = test::run(q, k, v, opt, attn::Variant::Reference);
-        const attn::AttentionResult mat = test::run(q, k, v, opt, attn::Variant::Materialized);
-        opt.return_weights = false;
-        const attn::AttentionResult chk = test::run(q, k, v, opt, attn::Variant::Chunked);
-        CHECK(test::mismatches(mat.out, ref.out) == 0);
-        CHECK(test::mismatches(mat.weights, ref.weights) == 0);
-        CHECK(test::mismatches(mat.scores, ref.scores) == 0);
-        CHECK(test::mismatches(chk.out, ref.out) == 0);
-        CHECK(mat.masked_rows == ref.masked_rows);
-        CHECK(chk.masked_rows == ref.masked_rows);
-        // hidden entries: score -inf, weight 0
-        for (std::size_t i = 0; i < L; ++i)
-          for (std::size_t j = 0; j < S; ++j) {
-            const bool causal_ok = !opt.causal || j <= i + row_offset;
-            if (causal_ok && mask[i * S + j]) continue;
-            CHECK(mat.scores.at(i, j) == -INFINITY);
-            CHECK(mat.weights.at(i, j) == 0.0f);
+        for (attn::Variant variant : test::kFastVariants) {
+          CAPTURE(attn::variant_name(variant));
+          opt.return_weights = test::has_weights(variant);
+          const attn::AttentionResult fast = test::run(q, k, v, opt, variant);
+          CHECK(test::mismatches(fast.out, ref.out) == 0);
+          if (opt.return_weights) {
+            CHECK(test::mismatches(fast.weights, ref.weights) == 0);
+            CHECK(test::mismatches(fast.scores, ref.scores) == 0);
           }
+          CHECK(fast.masked_rows == ref.masked_rows);
+          if (!opt.return_weights) continue;
+          // hidden entries: score -inf, weight 0
+          for (std::size_t i = 0; i < L; ++i)
+            for (std::size_t j = 0; j < S; ++j) {
+              const bool causal_ok = !opt.causal || j <= i + row_offset;
+              if (causal_ok && mask[i * S + j]) continue;
+              CHECK(fast.scores.at(i, j) == -INFINITY);
+              CHECK(fast.weights.at(i, j) == 0.0f);
+            }
+        }
       }
     }
   }
