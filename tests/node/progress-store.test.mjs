@@ -66,8 +66,8 @@ test('get() is frozen; update validates and refuses invalid states without chang
   const s = open(storage);
   assert.throws(() => { s.get().settings.lang = 'ar'; }, TypeError);
   const before = storage.getItem(KEY);
-  assert.deepEqual(s.update((d) => { d.settings.lang = 'en'; }), { ok: false, error: 'invalid-state' });
-  assert.deepEqual(s.update((d) => { d.cards.x = { due: 'tomorrow' }; }), { ok: false, error: 'invalid-state' });
+  assert.deepEqual(s.update((d) => { d.settings.lang = 'en'; }), { ok: false, error: 'invalid-state', sections: ['settings'] });
+  assert.deepEqual(s.update((d) => { d.cards.x = { due: 'tomorrow' }; }), { ok: false, error: 'invalid-state', sections: ['cards'] });
   assert.equal(s.update(() => { throw new Error('boom'); }).error, 'update-threw');
   assert.equal(s.get().settings.lang, null);
   assert.equal(storage.getItem(KEY), before);
