@@ -3,11 +3,11 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  openProgress, KEY, BACKUP_KEY, FORMAT, checksum, makeEnvelope, readEnvelope,
+  openProgress, KEY, BACKUP_KEY, FORMAT, checksum, makeEnvelope, readEnvelope, noticeKey,
 } from '../../web/js/store/progress.mjs';
 import { emptyData, validateData, SCHEMA_VERSION } from '../../web/js/store/schema.mjs';
 import { createSettings } from '../../web/js/settings.mjs';
-import { recordExercise, recordQuiz, recordGuess, noticeKey } from '../../web/js/store/records.mjs';
+import { recordExercise, recordQuiz, recordGuess } from '../../web/js/store/records.mjs';
 import { FakeStorage } from './fake-storage.mjs';
 
 const NOW = new Date('2025-03-01T10:00:00.000Z');
