@@ -18,7 +18,7 @@ for (const lang of LANGS) {
   for (const [path, kind] of CASES) {
     test(`${lang}: ${path} boots to ready`, T, async () => {
       const page = await newPage(b);
-      await page.goto(url(`/${lang}/${path}`), { waitUntil: 'load' });
+      await page.goto(url(`/${lang}/${path}`), { waitUntil: 'load', timeout: 120000 });
       // the first screen is announced before the test asks for anything beyond it
       await page.waitForFunction(() => document.documentElement.dataset.firstScreen === 'ready', null, { timeout: 120000 });
       await waitPage(page, kind, 120000);

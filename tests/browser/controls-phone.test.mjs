@@ -36,7 +36,7 @@ describe('controls on a touch phone', () => {
   for (const lang of LANGS) {
     test(`${lang}: every radio group keeps exactly one option, and the section follows each tap`, T, async () => {
       const page = await newPage(b);
-      await page.goto(url(`/${lang}/index.html#s4`), { waitUntil: 'load' });
+      await page.goto(url(`/${lang}/index.html#s4`), { waitUntil: 'load', timeout: 120000 });
       await waitPage(page, 'lesson', 120000);
       for (const g of GROUPS) {
         const seen = new Map();   // option → the readout first shown for it
@@ -69,7 +69,7 @@ describe('controls on a touch phone', () => {
 
     test(`${lang}: the KV-cache "next step" stays under the finger`, T, async () => {
       const page = await newPage(b);
-      await page.goto(url(`/${lang}/index.html#kvcache`), { waitUntil: 'load' });
+      await page.goto(url(`/${lang}/index.html#kvcache`), { waitUntil: 'load', timeout: 120000 });
       await waitPage(page, 'lesson', 120000);
       const next = byTestId(page, 'kvcache-next');
       await next.scrollIntoViewIfNeeded();
