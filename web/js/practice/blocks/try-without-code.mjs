@@ -26,8 +26,8 @@ import { WORKED } from '../generators.mjs';
 import { projectQKV } from '../../worked-example.mjs';
 import { h, patch } from '../../dom.mjs';
 import { backgroundFill, nearestFirst } from '../../background-fill.mjs';
-import {
 import { recordGuess } from '../../store/records.mjs';
+import {
   change, tx, p, quoted, liveRegion, say, choiceGroup, button, seededShuffle, num, table, safely, zeros, introAndList,
 } from './ui.mjs';
 
