@@ -72,6 +72,19 @@ function accepted(header = '') {
 const matches = (inm, etag) => !!inm && (inm.trim() === '*' ||
   inm.split(',').some((t) => t.trim().replace(/^W\//, '') === etag));
 
+// The path a folder is redirected to, ending in a slash: the folder as the server found it,
+// never the raw request path, which can start with '//' once its dots are resolved
+// (`/.//evil.example/…`) and would then send the browser to another host. A folder of the
+// root is spelled from its place under the root; one that route() gave keeps the request's
+// path with its leading slashes made one.
+function folderPath(found, base, pathname) {
+  if (found !== null) {
+    const rel = found.slice(base.length).split(sep).filter(Boolean);
+    return ['', ...rel.map(encodeURIComponent), ''].join('/');
+  }
+  return '/' + pathname.replace(/^[/\\]+/, '') + '/';
+}
+
 export function startStaticServer({ root, port = 0, host = '127.0.0.1', headers: always = {}, route = () => undefined }) {
   const base = resolve(root) + sep;
   const server = createServer((req, res) => {
@@ -84,13 +97,14 @@ export function startStaticServer({ root, port = 0, host = '127.0.0.1', headers:
     try { decoded = decodeURIComponent(pathname); } catch { return send(400, 'bad request\n'); }
     let path = route(decoded);
     if (path === null) return send(404, 'not found\n');
-    if (path === undefined) {
+    const inRoot = path === undefined;
+    if (inRoot) {
       path = normalize(join(base, decoded));
       if (!(path + sep).startsWith(base)) return send(404, 'not found\n');  // nothing outside the root
     }
     let info = stat(path);
     if (info?.isDirectory()) {
-      if (!pathname.endsWith('/')) return send(301, '', { Location: `${pathname}/${search}` });  // relative links
+      if (!pathname.endsWith('/')) return send(301, '', { Location: folderPath(inRoot ? path : null, base, pathname) + search });  // relative links
       path = join(path, 'index.html');
       info = stat(path);
     }

@@ -3,11 +3,11 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  openProgress, KEY, BACKUP_KEY, FORMAT, checksum, makeEnvelope, readEnvelope,
+  openProgress, KEY, BACKUP_KEY, FORMAT, checksum, makeEnvelope, readEnvelope, noticeKey,
 } from '../../web/js/store/progress.mjs';
 import { emptyData, validateData, SCHEMA_VERSION } from '../../web/js/store/schema.mjs';
 import { createSettings } from '../../web/js/settings.mjs';
-import { recordExercise, recordQuiz, recordGuess, noticeKey } from '../../web/js/store/records.mjs';
+import { recordExercise, recordQuiz, recordGuess } from '../../web/js/store/records.mjs';
 import { FakeStorage } from './fake-storage.mjs';
 
 const NOW = new Date('2025-03-01T10:00:00.000Z');
@@ -66,8 +66,8 @@ test('get() is frozen; update validates and refuses invalid states without chang
   const s = open(storage);
   assert.throws(() => { s.get().settings.lang = 'ar'; }, TypeError);
   const before = storage.getItem(KEY);
-  assert.deepEqual(s.update((d) => { d.settings.lang = 'en'; }), { ok: false, error: 'invalid-state' });
-  assert.deepEqual(s.update((d) => { d.cards.x = { due: 'tomorrow' }; }), { ok: false, error: 'invalid-state' });
+  assert.deepEqual(s.update((d) => { d.settings.lang = 'en'; }), { ok: false, error: 'invalid-state', sections: ['settings'] });
+  assert.deepEqual(s.update((d) => { d.cards.x = { due: 'tomorrow' }; }), { ok: false, error: 'invalid-state', sections: ['cards'] });
   assert.equal(s.update(() => { throw new Error('boom'); }).error, 'update-threw');
   assert.equal(s.get().settings.lang, null);
   assert.equal(storage.getItem(KEY), before);

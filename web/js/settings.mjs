@@ -11,6 +11,7 @@
 // Tests: createSettings(store) with a store from openProgress({storage: fake}).
 
 import { getProgressStore } from './store/progress.mjs';
+import { recordSettings } from './store/records.mjs';
 import { isLanguage, language } from './languages.mjs';
 
 const pageLang = () => language(globalThis.document?.documentElement?.lang).code;
@@ -22,9 +23,9 @@ export function createSettings(store) {
   }
   /** Apply the valid fields of patch; unknown or invalid fields are ignored. → the new settings */
   function setSettings(patch = {}) {
-    store.update((d) => {
-      if (isLanguage(patch.lang)) d.settings.lang = patch.lang;
-      if (typeof patch.latinDigits === 'boolean') d.settings.latinDigits = patch.latinDigits;
+    recordSettings(store, {
+      lang: isLanguage(patch.lang) ? patch.lang : undefined,
+      latinDigits: typeof patch.latinDigits === 'boolean' ? patch.latinDigits : undefined,
     });
     return getSettings();
   }

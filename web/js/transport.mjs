@@ -7,6 +7,8 @@
 //   page → worker:                 {id, method, args: [...]}   (args reach the handler as they were sent)
 //   worker → page, any number:     {id, progress}              (a handler's progress(p); counts as word)
 //   worker → page, last:           {id, result} | {id, error: {message, code}}
+//   page → worker, at start:       {alive: name}   hold the Web Lock `name` for as long as you live
+//   worker → page:                 {alive: true}   held (the page then waits for that lock)
 // An error keeps its `code` ('ShapeMismatch', 'TooLarge', … from engine.mjs); a WebAssembly trap or
 // an Emscripten abort inside a call becomes 'EngineCrashed' (the engine's memory can no longer be
 // trusted). Page-side codes: 'EngineLoad' (the worker did not start), 'EngineCrashed' (see below),
@@ -23,6 +25,12 @@
 // worker (killed, out of memory, a trap or abort, an uncaught error, a reply that cannot be read,
 // or no word for `stallMs` while a request waits) is replaced: every waiting request rejects with
 // 'EngineCrashed' and onStatus listeners get ('crash', err).
+// A worker the system kills sends no event. So that the page hears of it at once and not only
+// from the stall watchdog (90 s), each worker holds a Web Lock (navigator.locks) named for it for
+// its whole life, and the page asks for the same lock: the browser grants it to the page the
+// moment the worker's context is gone. This works while the worker is busy inside a long engine
+// call (a ping it would have to answer could not tell a busy worker from a dead one). Without
+// navigator.locks the stall watchdog is the only way to tell.
 //
 // Worker side:
 //   serveWorker(self, async () => ({ target, handlers, info }));
@@ -42,7 +50,10 @@ export const cancelledError = () => codedError('Cancelled', 'cancelled');
 const replyError = (e, code) => codedError(code || (e && e.code) || 'Unknown', e && e.message ? e.message : String(e));
 
 // ------------------------------------------------------------------ page side
-export function connectWorker({ workerUrl, stallMs = STALL_MS } = {}) {
+let aliveSeq = 0;
+const aliveName = () => `attn-engine-alive-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}-${++aliveSeq}`;
+
+export function connectWorker({ workerUrl, stallMs = STALL_MS, locks = globalThis.navigator?.locks } = {}) {
   let worker = null;
   let nextId = 1;
   let pending = new Map();          // id → {resolve, reject, onProgress}
@@ -69,10 +80,25 @@ export function connectWorker({ workerUrl, stallMs = STALL_MS } = {}) {
     }
     worker = w;
     let isReady = false;
+    const name = aliveName();
+    if (locks && typeof locks.request === 'function') {
+      try { w.postMessage({ alive: name }); } catch { /* the watchdog stays the guard */ }
+    }
     w.onmessage = (ev) => {
       if (w !== worker) return;   // a replaced worker's late message
       heard();
       const msg = ev.data || {};
+      if (msg.id === undefined && msg.alive === true) {
+        // granted only once the worker no longer holds it: the worker is gone
+        const stop = new AbortController();
+        stopWatching = () => stop.abort();
+        Promise.resolve()
+          .then(() => locks.request(name, { signal: stop.signal }, () => {
+            if (w === worker) crashed('the engine worker stopped without a word');
+          }))
+          .catch(() => { /* aborted: this worker was replaced or terminated by the page */ });
+        return;
+      }
       if (msg.id === undefined && 'ready' in msg) {
         if (msg.ready) {
           isReady = true;
@@ -115,6 +141,8 @@ export function connectWorker({ workerUrl, stallMs = STALL_MS } = {}) {
     w.onmessageerror = () => { if (w === worker) crashed('a reply of the engine worker could not be read'); };
   }
 
+  let stopWatching = () => {};
+
   function rejectAll(err) {
     quiet();
     const old = pending;
@@ -124,6 +152,7 @@ export function connectWorker({ workerUrl, stallMs = STALL_MS } = {}) {
 
   // Stop the worker, reject what waits with err, start a fresh one.
   function replace(err, kind) {
+    stopWatching();
     if (worker) worker.terminate();
     rejectAll(err);
     spawn();
@@ -167,6 +196,7 @@ export function connectWorker({ workerUrl, stallMs = STALL_MS } = {}) {
     cancel: () => replace(cancelledError(), 'restart'),
     onStatus(fn) { listeners.add(fn); return () => listeners.delete(fn); },
     terminate() {
+      stopWatching();
       rejectAll(cancelledError());
       if (worker) worker.terminate();
       worker = null;
@@ -202,6 +232,21 @@ function collectBuffers(value, out = new Set(), depth = 0) {
   return out;
 }
 
+// Hold the lock `name` until this worker's context ends (never released by the worker itself),
+// then tell the page it may start waiting for it.
+function holdAlive(scope, name) {
+  const locks = scope.navigator?.locks;
+  if (!locks || typeof locks.request !== 'function') return;
+  let held;
+  const holding = new Promise((resolve) => { held = resolve; });
+  try {
+    locks.request(name, () => { held(); return new Promise(() => {}); }).catch(() => {});
+  } catch {
+    return;
+  }
+  holding.then(() => scope.postMessage({ alive: true }));
+}
+
 /**
  * Answers requests in a worker (`scope` is the worker's global, or anything with
  * postMessage and onmessage). load() resolves {target, handlers, info}; requests that
@@ -230,6 +275,7 @@ export function serveWorker(scope, load) {
 
   scope.onmessage = (ev) => {
     const msg = ev.data || {};
+    if (msg.id === undefined && typeof msg.alive === 'string') { holdAlive(scope, msg.alive); return; }
     loaded.then((api) => answer(api || {}, msg),
       () => scope.postMessage({ id: msg.id, error: { message: 'engine not loaded', code: 'EngineLoad' } }));
   };

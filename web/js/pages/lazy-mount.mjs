@@ -25,6 +25,8 @@
 // Hooks: data-state="pending" on a section's element until its mount starts (mountPart then
 // sets loading → ready | error).
 
+import { hashId } from './url-hash.mjs';
+
 // The reader's place while sections mount: the browser's own scroll anchoring picks an element
 // of a section that is still to grow (a section above, whose last lines show under the fixed
 // where-bar, or a placeholder the mount removes), and a reader who jumped to s9 saw it pushed
@@ -133,7 +135,7 @@ export function lazyMount({ ids, mount, urgent = [], followHash = () => {}, root
 // what is built): mount them all; then `followHash()` for the link.
 function mountAllWhenNeeded(mountAll, followHash) {
   window.addEventListener('hashchange', () => {
-    const id = decodeURIComponent(location.hash.slice(1));
+    const id = hashId();
     if (id && !document.getElementById(id)) mountAll().then(followHash);
   });
   window.addEventListener('beforeprint', () => { mountAll(); });
@@ -147,7 +149,7 @@ function mountAllWhenNeeded(mountAll, followHash) {
 // mount at once; null when the hash names an element no part has built yet (every part must
 // mount to find it).
 export function partsForHash(ids) {
-  const hash = decodeURIComponent(location.hash.slice(1));
+  const hash = hashId();
   if (!hash) return [];
   const target = document.getElementById(hash);
   const part = target && target.closest('main > section[id]');

@@ -24,6 +24,7 @@ import { formatBytes, formatPercent, localizeDigits, parseNumber } from '../nume
 import { loadText, loadMath, t, tNode, tPlural, tNodePlural, fmt, has, renderMath, renderMarkup, getLatinDigits, setLatinDigits, applyDigits, watchDigits } from '../i18n.mjs';
 import { createEngineClient } from '../engine-client.mjs';
 import { registerServiceWorker } from '../sw-register.mjs';
+import { hashId } from './url-hash.mjs';
 
 registerServiceWorker();
 
@@ -213,6 +214,6 @@ export async function mountPart(id, { load, ctx, errorNode, failKey, what }) {
 /** Scroll to the element the URL's #hash names, if any. */
 export function scrollToHash() {
   if (!location.hash) return;
-  const target = document.getElementById(decodeURIComponent(location.hash.slice(1)));
+  const target = document.getElementById(hashId());
   if (target) target.scrollIntoView();
 }

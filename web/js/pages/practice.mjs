@@ -13,7 +13,7 @@
 
 import { t, tNode, has } from '../i18n.mjs';
 import { language } from '../languages.mjs';
-import { getProgressStore } from '../store/progress.mjs';
+import { getProgressStore, noticeKey } from '../store/progress.mjs';
 import { lang, html, loadPage, startEngine, baseCtx, makeErrorNode, mountPart, scrollToHash } from './page-common.mjs';
 import { lazyMount, partsForHash } from './lazy-mount.mjs';
 
@@ -36,7 +36,7 @@ function showNotices(store) {
   store.notices.forEach((n, idx) => {
     if (shownNotices.has(idx)) return;
     shownNotices.add(idx);
-    const key = `practice.notice.${n.code}`;
+    const key = noticeKey(n);
     const sections = (n.sections || []).map((s) => (has(`practice.notice.section.${s}`) ? t(`practice.notice.section.${s}`) : s));
     const div = document.createElement('div');
     div.className = 'notice';

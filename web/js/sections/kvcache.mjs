@@ -71,7 +71,7 @@ export async function mount(root, ctx) {
     label: 'kvcache.gen.wCaption', rowTitle: 'kvcache.gen.qHeads', colTitle: 'kvcache.gen.keys',
     min: 0, max: 1, digits: 2, testid: 'kvcache-w', exportName: 'kvcache-weights', labelWidth: 32,
   });
-  root.append(h('div', { class: 'stepper' }, bReset, bPrev, stepLabel, bNext), genStatus, explain,
+  root.append(h('div', { class: 'stepper' }, bReset, bPrev, bNext, stepLabel), genStatus, explain,
     h('div', { class: 'experiment-result kv-maps' }, ...kMaps.map((m) => m.el)),
     h('p', {}, ctx.tNode('kvcache.gen.wNote')), wMap.el);
 

@@ -6,14 +6,19 @@
 //   cards[id]               last_review (a card never reviewed: oldest), then more reps
 //   exercises[id]           updatedAt, then more attempts
 //   guesses[id]             at
-//   rounds[quizId]          updatedAt, then further along (i), then finished
+//   rounds[quizId]          the round started later (startedAt; a record without one counts
+//                           as started when it last changed), then, within one round, the
+//                           one further along (i), then finished, then updatedAt. So a tab
+//                           still showing an earlier question of the same round never takes
+//                           back answers another tab saved after it
 //   quizzes[quizId]         every finished round of both histories (the same round
 //                           once), oldest first, the last MAX_QUIZ_HISTORY kept
 // Ties are broken by the records' JSON text, so the result does not depend on the
 // order of the arguments: two tabs that merge each other's copies agree.
 //
 // mergeData(a, b) takes two VALID data objects (schema.mjs validateData) and
-// returns a new one; neither argument is changed.
+// returns a new one; neither argument is changed. sameData(a, b): the same data,
+// whatever order their keys were written in.
 
 import { MAX_QUIZ_HISTORY } from './schema.mjs';
 
@@ -32,7 +37,7 @@ const ORDER = {
   cards: [(c) => time(c.last_review), (c) => c.reps],
   exercises: [(e) => time(e.updatedAt), (e) => e.attempts],
   guesses: [(g) => time(g.at)],
-  rounds: [(r) => time(r.updatedAt), (r) => r.i, (r) => (r.done ? 1 : 0)],
+  rounds: [(r) => time(r.startedAt ?? r.updatedAt), (r) => r.i, (r) => (r.done ? 1 : 0), (r) => time(r.updatedAt)],
 };
 
 function mergeMap(a, b, keys) {
@@ -72,3 +77,9 @@ export function mergeData(a, b) {
     rounds: mergeMap(a.rounds, b.rounds, ORDER.rounds),
   };
 }
+
+// JSON with every object's keys sorted: equal for equal data, however it was built.
+const canonical = (x) => JSON.stringify(x, (k, v) => (v && typeof v === 'object' && !Array.isArray(v)
+  ? Object.fromEntries(Object.keys(v).sort().map((key) => [key, v[key]])) : v));
+
+export const sameData = (a, b) => canonical(a) === canonical(b);

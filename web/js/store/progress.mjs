@@ -12,6 +12,9 @@
 //                          (a clean migration, e.g. version 1 → 2, says nothing)
 //   'unknown-version'      saved by a newer version of the site: kept what validates for this
 //                          visit, in memory; the newer copy is never overwritten
+//   'not-saved'            an update was refused (a record the schema does not accept, or the
+//                          block's update threw): that change was not kept (sections: where);
+//                          said once per list of sections and visit
 //
 // Envelope written under KEY (and BACKUP_KEY):
 //   {format: FORMAT, version: SCHEMA_VERSION, savedAt: ISO, checksum: fnv1a32(JSON of data), data}
@@ -21,19 +24,27 @@
 // Several tabs: progress is never lost to "the last save wins". Before each write
 // the store reads the saved copy and merges it in (merge.mjs: per record, the newer
 // wins), and it listens for the `storage` event that another tab's write fires, merges
-// that copy too and tells its subscribers, so open tabs stay in step. An import is a
-// merge as well: nothing newer in this browser is overwritten by an older file.
+// that copy too and tells its subscribers, so open tabs stay in step. That alone is not
+// atomic: a tab reads its own cached view of localStorage, which another tab's write
+// reaches only later, so two tabs saving at the same moment can each write a copy that
+// lacks the other's newest record. So whenever another tab's copy arrives lacking
+// something this tab holds, this tab writes the merge back (compare and merge, retried on
+// every arrival): the tabs converge on a saved copy holding every record. (A lock such
+// as navigator.locks would not make the read fresh: the cached view is the problem.)
+// An import is a merge as well: nothing newer in this browser is overwritten by an older file.
 //
 // Usage: const store = openProgress({storage})  (storage defaults to localStorage)
 //   store.get()                       frozen snapshot of the data (schema.mjs)
 //   store.update(draft => {...})      mutate a copy; validated, saved, subscribers told → {ok, error?}
-//   store.subscribe(fn) → unsubscribe fn(data, notices, {source: 'update'|'import'|'merge'|'reset'})
+//                                     (blocks write through store/records.mjs, which checks `ok`)
+//   store.subscribe(fn) → unsubscribe fn(data, notices, {source: 'update'|'import'|'merge'|'reset'|'refused'})
 //     'merge' = another tab's change arrived: blocks re-render what they show of the data
+//     'refused' = an update was refused: a 'not-saved' notice was added, the data did not change
 //   store.notices, store.persistent, store.export(), store.import(text), store.reset()
 //   store.close()                     stop listening to other tabs (tests)
 
 import { SCHEMA_VERSION, emptyData, validateData, isCompleteData, migrate } from './schema.mjs';
-import { mergeData } from './merge.mjs';
+import { mergeData, sameData } from './merge.mjs';
 
 export const KEY = 'attn-lesson.progress';
 export const BACKUP_KEY = 'attn-lesson.progress.backup';
@@ -267,20 +278,35 @@ export function openProgress({ storage, now = () => new Date(), onError = report
     notify({ source });
   }
 
-  // Another tab saved: merge its copy, and tell the blocks when anything changed.
-  // Nothing is written back: that tab's copy already holds everything we saved.
+  // Another tab saved: merge its copy, and tell the blocks when anything changed. When its
+  // copy lacks something this tab holds (it was written from a view that had not seen our
+  // last save yet), the merge is written back: the saved copy would otherwise lose it.
   const onStorage = (e) => {
     if (!backend || (e.key !== KEY) || (e.storageArea && e.storageArea !== backend)) return;
     const theirs = foreign(e.newValue);
     if (!theirs) return;
     const merged = mergeData(data, theirs);
     lastGood = lastSeen = e.newValue;
-    if (JSON.stringify(merged) === JSON.stringify(data)) return;
-    data = deepFreeze(merged);
-    notify({ source: 'merge' });
+    const changed = !sameData(merged, data);
+    if (changed) data = deepFreeze(merged);
+    if (!sameData(merged, theirs)) persist({ merge: false });
+    if (changed) notify({ source: 'merge' });
   };
   const bus = events !== undefined ? events : (storage === undefined ? globalThis.window : null);
   if (backend && bus && typeof bus.addEventListener === 'function') bus.addEventListener('storage', onStorage);
+
+  // A refused update: said once per list of sections (the page shows store notices in its
+  // language), and subscribers are told so the page can show it at once.
+  const refusedSaid = new Set();
+  function refuse(error, sections, detail) {
+    const key = sections.join(',');
+    if (!refusedSaid.has(key)) {
+      refusedSaid.add(key);
+      notices.push({ code: 'not-saved', sections });
+      notify({ source: 'refused' });
+    }
+    return detail === undefined ? { ok: false, error, sections } : { ok: false, error, sections, detail };
+  }
 
   // Settings have no stamp of their own in the blocks' updates: the store stamps them.
   // And a record changed here is this tab's newest: when its stamp is not later than
@@ -315,7 +341,11 @@ export function openProgress({ storage, now = () => new Date(), onError = report
       listeners.add(fn);
       return () => listeners.delete(fn);
     },
-    /** fn gets a mutable copy; it may mutate it or return a new object. */
+    /**
+     * fn gets a mutable copy; it may mutate it or return a new object. Never throws: a
+     * refused change → {ok: false, error: 'update-threw'|'invalid-state', sections} and a
+     * 'not-saved' notice; the data and the saved copy stay as they were.
+     */
     update(fn) {
       let next;
       try {
@@ -323,10 +353,16 @@ export function openProgress({ storage, now = () => new Date(), onError = report
         const returned = fn(draft);
         next = returned === undefined ? draft : returned;
       } catch (e) {
-        return { ok: false, error: 'update-threw', detail: String(e?.message ?? e) };
+        return refuse('update-threw', [], String(e?.message ?? e));
       }
-      if (!isCompleteData(next)) return { ok: false, error: 'invalid-state' };
-      const valid = validateData(next).data;
+      // The draft is the caller's object: a getter or a Proxy in it can throw from any read.
+      let valid;
+      try {
+        if (!isCompleteData(next)) return refuse('invalid-state', invalidSections(next));
+        valid = validateData(next).data;
+      } catch (e) {
+        return refuse('invalid-state', [], String(e?.message ?? e));
+      }
       stamp(data, valid);
       replace(valid, 'update');
       return { ok: true };
@@ -384,8 +420,20 @@ export function checkImport(text) {
   return { ok: true, data: validateData(data).data };
 }
 
+// The sections of a refused draft that would lose something (never throws).
+function invalidSections(next) {
+  try {
+    return validateData(next).droppedSections;
+  } catch {
+    return [];
+  }
+}
+
 // The field that dates each record of a map section (merge.mjs compares them).
 const STAMPED = [['cards', 'last_review'], ['exercises', 'updatedAt'], ['guesses', 'at'], ['rounds', 'updatedAt']];
+
+/** The text key a page shows for a store notice. */
+export const noticeKey = (notice) => `practice.notice.${notice.code}`;
 
 // One store per page, opened on first use (settings.mjs and the practice blocks share it).
 let shared = null;

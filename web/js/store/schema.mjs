@@ -12,9 +12,11 @@
 //   exercises: {[exerciseId]: {attempts, correct, lastStatus?, lastSeed?, updatedAt}}
 //   quizzes:   {[quizId]: [{at, score, total}]}   newest last, at most MAX_QUIZ_HISTORY
 //   guesses:   {[guessId]: {value: number|string, at}}   try-without-code predictions
-//   rounds:    {[quizId]: {items, i, score, done, updatedAt}}   (v2) the quiz round in progress, so it
-//              survives a reload: items [{kind: 'mcq', id, order: [choice ids]} | {kind: 'numeric', id, seed?}],
+//   rounds:    {[quizId]: {items, i, score, done, startedAt?, updatedAt}}   (v2) the quiz round in
+//              progress, so it survives a reload: items, one per question, of a kind of QUESTION_KINDS
+//              (below: {kind: 'mcq', id, order: [choice ids]} | {kind: 'numeric', id, seed?}),
 //              i = the first item not answered yet, score = right first answers among items[0..i);
+//              startedAt = when the round was drawn (tells one round from the next across tabs);
 //              a finished round stays with done: true (a later merge must not bring it back)
 // }
 // Dates are ISO 8601 strings; every record carries the time it last changed, so two
@@ -103,12 +105,31 @@ const validQuizResult = (r) =>
   isObject(r) && isIsoDate(r.at) && isCount(r.score) && Number.isInteger(r.total) && r.total > 0 && r.score <= r.total;
 
 const isChoiceId = (x) => typeof x === 'string' && x.length > 0 && x.length <= 20;
+const isSeed = (x) => Number.isInteger(x) && x >= 0 && x < 2 ** 32;
+
+/**
+ * The kinds of quiz question a saved round can hold: the one table that the quiz
+ * (practice/blocks/quiz.mjs) and this schema share. Per kind:
+ *   valid(item)   the item's own fields (beside kind and id) are well formed
+ *   record(item)  the item as the store keeps it (the quiz's live item may carry more)
+ * A new kind is one entry here (and its question in quiz.mjs); a round holding it is then
+ * saved, merged, exported and read back like the others.
+ */
+export const QUESTION_KINDS = {
+  mcq: {
+    valid: (it) => Array.isArray(it.order) && it.order.length >= 2 && it.order.length <= 8 && it.order.every(isChoiceId) &&
+      new Set(it.order).size === it.order.length && it.seed === undefined,
+    record: (it) => ({ kind: 'mcq', id: it.id, order: [...it.order] }),
+  },
+  numeric: {
+    valid: (it) => it.order === undefined && (it.seed === undefined || isSeed(it.seed)),
+    record: (it) => (it.seed === undefined ? { kind: 'numeric', id: it.id } : { kind: 'numeric', id: it.id, seed: it.seed }),
+  },
+};
+
 const validRoundItem = (it) =>
-  isObject(it) && isId(it.id) &&
-  ((it.kind === 'mcq' && Array.isArray(it.order) && it.order.length >= 2 && it.order.length <= 8 && it.order.every(isChoiceId) &&
-    new Set(it.order).size === it.order.length && it.seed === undefined) ||
-   (it.kind === 'numeric' && it.order === undefined &&
-    (it.seed === undefined || (Number.isInteger(it.seed) && it.seed >= 0 && it.seed < 2 ** 32))));
+  isObject(it) && isId(it.id) && typeof it.kind === 'string' && Object.hasOwn(QUESTION_KINDS, it.kind) &&
+  QUESTION_KINDS[it.kind].valid(it);
 
 const validRound = (r) =>
   isObject(r) &&
@@ -116,6 +137,7 @@ const validRound = (r) =>
   isCount(r.i) && r.i <= r.items.length &&
   isCount(r.score) && r.score <= r.i &&
   typeof r.done === 'boolean' &&
+  (r.startedAt === undefined || isIsoDate(r.startedAt)) &&
   isIsoDate(r.updatedAt);
 
 const validGuess = (g) =>

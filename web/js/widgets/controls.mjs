@@ -264,9 +264,12 @@ export function radioGroup(ctx, { legend, name, options, value, onChange }) {
   lg.append(ctx.tNode(legend));
   fs.append(lg);
   const inputs = [];
+  // One name for the whole group: the browser then keeps exactly one option checked and
+  // moves the choice with the arrow keys. The counter keeps two groups of a page apart.
+  const group = `${name}-${++fieldUid}`;
   for (const o of options) {
     const id = `${name}-${o.value}-${++fieldUid}`;
-    const input = h('input', { type: 'radio', name: `${name}-${fieldUid}`, id, value: o.value, testid: o.testid });
+    const input = h('input', { type: 'radio', name: group, id, value: o.value, testid: o.testid });
     input.checked = o.value === value;
     input.addEventListener('change', () => { if (input.checked && onChange) onChange(o.value); });
     const lab = h('label', { for: id });

@@ -1,5 +1,5 @@
-// Block 5, "check your understanding": a pool of 20 multiple-choice questions
-// (text keys quiz.qNN.*, option o1 is the right one, shown shuffled) and 10
+// Block 5, "check your understanding": a pool of multiple-choice questions (every
+// quiz.qNN.stem of the text, option o1 is the right one, shown shuffled) and the
 // numeric question generators from generators.mjs (QUIZ), whose answers the
 // engine computes from a fresh seed every time. A round draws ROUND_MCQ + ROUND_NUM
 // questions; the score counts the FIRST answer to each question. A wrong numeric
@@ -22,7 +22,8 @@
 import { QUIZ } from '../generators.mjs';
 import { gradeQuestion } from '../grading.mjs';
 import { createRng, freshSeed } from '../random.mjs';
-import { MAX_QUIZ_HISTORY } from '../../store/schema.mjs';
+import { QUESTION_KINDS } from '../../store/schema.mjs';
+import { recordRound, recordFinishedRound } from '../../store/records.mjs';
 import { h } from '../../dom.mjs';
 import { numberLocale } from '../../languages.mjs';
 import { textKeys } from '../../i18n.mjs';
@@ -71,7 +72,7 @@ export async function mount(root, ctx) {
     const rng = createRng(freshSeed());
     const mcq = rng.shuffle(mcqIds()).slice(0, ROUND_MCQ).map((id) => ({ kind: 'mcq', id, order: rng.shuffle(['o1', 'o2', 'o3', 'o4']) }));
     const numeric = rng.shuffle(NUMERIC).slice(0, ROUND_NUM).map((id) => ({ kind: 'numeric', id }));
-    round = { items: rng.shuffle([...mcq, ...numeric]), i: 0, score: 0 };
+    round = { items: rng.shuffle([...mcq, ...numeric]), i: 0, score: 0, startedAt: new Date().toISOString() };
     saveRound();
     showItem();
   }
@@ -204,11 +205,11 @@ export async function mount(root, ctx) {
     const score = round.score;
     // One write: the round is over (a merge must not bring it back) and joins the history.
     const r = round;
-    const now = new Date();
-    ctx.store.update((d) => {
-      d.rounds[QUIZ_ID] = roundRecord(r, total, true, now);
-      d.quizzes[QUIZ_ID] = [...(d.quizzes[QUIZ_ID] || []), { at: now.toISOString(), score, total }].slice(-MAX_QUIZ_HISTORY);
-    });
+    recordFinishedRound(ctx.store, QUIZ_ID, roundRecord(r, total, true, new Date()));
+    showScore(score, total);
+  }
+
+  function showScore(score, total) {
     stage.textContent = '';
     const s = h('p', { class: 'quiz-score', testid: 'quiz-score', role: 'status' }, tx(ctx, 'quiz.ui.score', { score, total }));
     stage.append(s, p(ctx, 'quiz.ui.firstTry', null, 'note'),
@@ -221,13 +222,13 @@ export async function mount(root, ctx) {
   // ---------------------------------------------------------------- saved round
   // The round as the store keeps it (schema.mjs `rounds`): answered = items answered so far.
   const roundRecord = (r, answered, done, now) => ({
-    items: r.items.map((it) => (it.kind === 'mcq' ? { kind: 'mcq', id: it.id, order: [...it.order] }
-      : it.seed === undefined ? { kind: 'numeric', id: it.id } : { kind: 'numeric', id: it.id, seed: it.seed })),
-    i: answered, score: r.score, done, updatedAt: now.toISOString(),
+    items: r.items.map((it) => QUESTION_KINDS[it.kind].record(it)),
+    i: answered, score: r.score, done, ...(r.startedAt ? { startedAt: r.startedAt } : {}), updatedAt: now.toISOString(),
   });
+  let answeredHere = 0;   // the questions of this round this tab has answered (what it last saved)
   function saveRound({ answered = round.i } = {}) {
-    const r = round;
-    ctx.store.update((d) => { d.rounds[QUIZ_ID] = roundRecord(r, answered, false, new Date()); });
+    answeredHere = answered;
+    recordRound(ctx.store, QUIZ_ID, roundRecord(round, answered, false, new Date()));
   }
 
   // A saved round this page can show: every question still exists, options are o1…o4.
@@ -238,14 +239,34 @@ export async function mount(root, ctx) {
       ? mcqIds().includes(it.id) && it.order.length === 4 && ['o1', 'o2', 'o3', 'o4'].every((o) => it.order.includes(o))
       : NUMERIC.includes(it.id));
     if (!r.items.every(known)) return null;
-    return { items: r.items.map((it) => ({ ...it, order: it.order && [...it.order] })), i: r.i, score: r.score };
+    return { items: r.items.map((it) => ({ ...it, order: it.order && [...it.order] })), i: r.i, score: r.score, startedAt: r.startedAt };
   }
 
-  ctx.store.subscribe(() => renderHistory());
+  // Another tab took the quiz further (the same round, more answers) or started a new round:
+  // this tab follows, as it does for the cards, instead of going on from a stale question.
+  function followStore() {
+    const r = ctx.store.get().rounds[QUIZ_ID];
+    if (!r || !round) return;
+    const same = r.startedAt !== undefined && r.startedAt === round.startedAt;
+    if (same && r.done && answeredHere < r.items.length) { round = null; showScore(r.score, r.items.length); return; }
+    const next = savedRound();
+    if (!next) return;
+    if ((same && next.i > answeredHere) || (!same && next.startedAt && (!round.startedAt || next.startedAt > round.startedAt))) {
+      round = next;
+      answeredHere = next.i;
+      if (round.i >= round.items.length) finish(); else showItem();
+    }
+  }
+
+  ctx.store.subscribe((data, notices, change) => {
+    renderHistory();
+    if (change && (change.source === 'merge' || change.source === 'import')) followStore();
+  });
 
   const resumed = savedRound();
   if (resumed) {
     round = resumed;
+    answeredHere = resumed.i;
     if (round.i >= round.items.length) finish();
     else showItem();
   } else {

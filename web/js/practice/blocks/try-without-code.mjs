@@ -26,6 +26,7 @@ import { WORKED } from '../generators.mjs';
 import { projectQKV } from '../../worked-example.mjs';
 import { h, patch } from '../../dom.mjs';
 import { backgroundFill, nearestFirst } from '../../background-fill.mjs';
+import { recordGuess } from '../../store/records.mjs';
 import {
   change, tx, p, quoted, liveRegion, say, choiceGroup, button, seededShuffle, num, table, safely, zeros, introAndList,
 } from './ui.mjs';
@@ -334,7 +335,8 @@ function mountExperiment(ctx, ex) {
       group.focusFirst();
       return;
     }
-    ctx.store.update((d) => { d.guesses[`try.${ex.id}`] = { value: choice, at: new Date().toISOString() }; });
+    // shown as committed either way; a refused save is said by the page ('not-saved' notice)
+    recordGuess(ctx.store, `try.${ex.id}`, choice);
     await showCommitted(choice);
   }
 

@@ -21,6 +21,7 @@ import { freshSeed } from '../random.mjs';
 import { select } from '../../widgets/controls.mjs';
 import { h } from '../../dom.mjs';
 import { tx, p, liveRegion, say, answerField, showGrade, button, num, nextId, lessonLink } from './ui.mjs';
+import { recordExercise } from '../../store/records.mjs';
 
 const IDS = Object.keys(EXERCISES);
 
@@ -150,17 +151,11 @@ export async function mount(root, ctx) {
       feedback.dataset.status = status;
       field.input.setAttribute('aria-invalid', status === 'correct' ? 'false' : 'true');
       if (status === 'unparseable') { field.input.focus(); return; }
-      ctx.store.update((d) => {
-        const e = d.exercises[id] || { attempts: 0, correct: 0 };
-        e.attempts += 1;
-        if (status === 'correct') e.correct += 1;
-        e.lastStatus = status;
-        e.lastSeed = q.seed;
-        e.updatedAt = new Date().toISOString();
-        d.exercises[id] = e;
-      });
-      stats.textContent = '';
-      stats.append(statsNode(id));
+      // a refused save is shown by the page (a 'not-saved' notice); the tally shows what is kept
+      if (recordExercise(ctx.store, id, { status, seed: q.seed }).ok) {
+        stats.textContent = '';
+        stats.append(statsNode(id));
+      }
     };
     const field = answerField(ctx, { labelKey: 'ex.ui.answer', testid: 'practice-answer-input', onEnter: check });
     field.input.setAttribute('aria-describedby', `${card.id || (card.id = nextId('ex'))}-tol`);
