@@ -214,7 +214,7 @@ async function main() {
   await lazy.firstScreen;
   html.dataset.firstScreen = 'ready';
   // Content above the target grew while sections mounted: return to the learner's place.
-  if (!userMoved) scrollToHash();
+  if (!userMoved) { lazy.settlePlace(); scrollToHash(); }
   setupScrollSpy();
   setupWhereBar({ toc: document.querySelector('.toc'), t });
   makeScrollersReachable();
@@ -237,7 +237,7 @@ async function main() {
 
   await lazy.all;
   html.dataset.lesson = 'ready';
-  if (!userMoved) scrollToHash();
+  if (!userMoved) { lazy.settlePlace(); scrollToHash(); }
 }
 
 main();
