@@ -5,10 +5,12 @@
 // - keyboard: Enter shows the cell's arithmetic but focus stays on the grid, so the arrows
 //   keep moving between cells (as the page's help says), and the explanation is announced
 //   through a live region;
-// - touch (phone, 360 px): a tap on a cell keeps the heatmap and the tapped cell on screen.
+// - touch (phone, 360 px): a tap on a cell shows that cell's tooltip above the finger and clear of
+//   the row labels, keeps the cell on screen and brings its explanation on screen; the hint
+//   says "tap".
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, newPage, url, byTestId, LANGS } from './helpers.mjs';
+import { launch, newPage, url, byTestId, LANGS, normaliseText as normalise } from './helpers.mjs';
 import { waitLesson, heatmapValues, heatmapTexts } from './lesson-helpers.mjs';
 import { launchPhone } from './phone.mjs';
 
@@ -146,26 +148,46 @@ for (const lang of LANGS) {
       await page.close();
     });
 
-    test(`${lang}: on a phone, a tap on a cell keeps the heatmap and the cell on screen`, T, async () => {
+    test(`${lang}: on a phone, a tap names the tapped cell above the finger, clear of the labels, and its explanation shows`, T, async () => {
       const phone = await launchPhone({ width: 360 });
       try {
         const page = await openLesson(phone, lang, '#s2');
+        const text = await page.evaluate(async (l) => (await fetch(`/text/${l}.json`)).json(), lang);
+        const hm = byTestId(page, 's2-weights');
         const canvas = byTestId(page, 's2-weights-canvas');
         await canvas.scrollIntoViewIfNeeded();
         const box = await canvas.boundingBox();
-        // a cell in the middle of the grid (below the column labels, right of the row labels)
-        const x = box.x + box.width * 0.75, y = box.y + box.height * 0.6;
+        const cw = Number(await hm.getAttribute('data-cell-w'));
+        const labelW = box.width - 4 * cw - 2;
+        // the cell of row "sat" (third), column "down" (fourth): not the keyboard's cell (0, 0)
+        const x = box.x + labelW + 3.5 * cw, y = box.y + 22 + 2.5 * cw;
         await page.touchscreen.tap(x, y);
         await byTestId(page, 's2-steps').locator('h4').waitFor();
-        // let any scroll the tap started finish (two frames)
         await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+        const g = await page.evaluate(() => {
+          const tip = document.querySelector('[data-testid="s2-weights"] .heatmap-tip');
+          const c = document.querySelector('[data-testid="s2-weights-canvas"]').getBoundingClientRect();
+          const t = tip.getBoundingClientRect();
+          const h4 = document.querySelector('[data-testid="s2-steps"] h4').getBoundingClientRect();
+          const bar = document.querySelector('[data-testid="where-bar"]');
+          return { tip: tip.hidden ? null : tip.textContent, t: { l: t.left, r: t.right, b: t.bottom, top: t.top },
+            c: { l: c.left, top: c.top }, h4: { top: h4.top, bottom: h4.bottom },
+            barH: bar && !bar.hidden ? bar.getBoundingClientRect().bottom : 0, vh: innerHeight };
+        });
+        const values = await heatmapTexts(page, 's2-weights');
+        assert.ok(g.tip, 'a tooltip shows after the tap');
+        assert.match(g.tip, /sat.*down/, `the tooltip names the tapped cell, row sat and column down (got "${g.tip}")`);
+        assert.ok(g.tip.includes(values[2][3].replace(/\u200e/g, '')), `with its value ${values[2][3]} (got "${g.tip}")`);
+        assert.ok(g.t.l >= g.c.l + labelW - 0.5, `the tooltip (${g.t.l.toFixed(0)}–${g.t.r.toFixed(0)}) is clear of the row labels (cells from ${(g.c.l + labelW).toFixed(0)})`);
+        const cellTop = g.c.top + 22 + 2 * cw;
+        assert.ok(g.t.b <= cellTop + 0.5, `the tooltip is above the tapped cell (tooltip bottom ${g.t.b.toFixed(0)}, cell top ${cellTop.toFixed(0)})`);
+        assert.ok(cellTop >= g.barH && cellTop + cw <= g.vh, `the tapped cell is on screen (${cellTop.toFixed(0)}, bar ${g.barH.toFixed(0)})`);
+        assert.ok(g.h4.top >= g.barH && g.h4.bottom <= g.vh, `the explanation's title is on screen (${g.h4.top.toFixed(0)}–${g.h4.bottom.toFixed(0)} of ${g.vh})`);
         assert.notEqual(await page.evaluate(() => document.activeElement?.dataset.testid), 's2-steps',
           'the tap leaves the focus with the heatmap, not on the explanation box');
-        const after = await canvas.boundingBox();
-        const vh = page.viewportSize().height;
-        assert.ok(after.y + after.height * 0.6 > 0 && after.y + after.height * 0.6 < vh,
-          `the tapped cell is on screen (canvas moved from y=${box.y.toFixed(0)} to y=${after.y.toFixed(0)})`);
-        assert.ok(Math.abs(after.x - box.x) < 1, 'the heatmap did not scroll sideways');
+        // the hint above the explanation speaks of tapping on a touch screen
+        const hint = byTestId(page, 's2-cell-hint');
+        assert.equal(normalise(await hint.innerText()), normalise(text['s2.tapHint'] ?? 's2.tapHint'), 'the touch wording of the hint');
         await page.close();
       } finally { await phone.close(); }
     });

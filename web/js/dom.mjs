@@ -3,7 +3,7 @@
 // render running at a time. Nothing here knows about the engine or the store.
 //
 // Usage:
-//   import { h, el, prose, setT, patch, patchT, liveLine, textOf, nodeOf, serial } from '../dom.mjs';
+//   import { h, el, prose, setT, patch, patchT, liveLine, textOf, spokenText, nodeOf, serial } from '../dom.mjs';
 //   h('button', { class: 'btn', testid: 's8-run', type: 'button', on: { click } }, child, …)
 //   el('div', 'roads', loop, matrix)             // h() with only a class
 //   const { P, H3 } = prose(ctx);  root.append(H3('s3.loopTitle'), P('s3.loopText'));
@@ -113,8 +113,28 @@ export function liveLine(ctx, node, key) {
   };
 }
 
+/**
+ * A node's text as a screen reader would say it: a formula counts as its aria-label (its
+ * textContent holds KaTeX's MathML, TeX source and drawn glyphs one after the other: "WQW_QWQ"),
+ * what is aria-hidden counts as nothing. For names built by hand (aria-label, a region's name).
+ */
+export function spokenText(node) {
+  if (!node) return '';
+  if (node.nodeType === 3) return node.data;
+  if (node.nodeType !== 1 && node.nodeType !== 11) return '';
+  if (node.nodeType === 1) {
+    if (node.getAttribute('aria-hidden') === 'true') return '';
+    const label = node.getAttribute('aria-label');
+    if (label && (node.getAttribute('role') === 'math' || node.classList.contains('katex'))) return label;
+    if (node.classList.contains('katex-mathml')) return '';
+  }
+  let out = '';
+  for (const c of node.childNodes) out += spokenText(c);
+  return out;
+}
+
 /** A label given as a text key (or a Node, or nothing), as plain text. */
-export const textOf = (ctx, x) => (x == null ? '' : typeof x === 'string' ? ctx.t(x) : x.textContent);
+export const textOf = (ctx, x) => (x == null ? '' : typeof x === 'string' ? ctx.t(x) : spokenText(x));
 
 /** The same label as a Node to append (a given Node is cloned, so it can be used twice). */
 export const nodeOf = (ctx, x) => (x == null ? document.createTextNode('') : typeof x === 'string' ? ctx.tNode(x) : x.cloneNode(true));

@@ -28,6 +28,7 @@
 
 import { formatNumber, ltrNumber, latinizeText, localizeDigits } from './numerals.mjs';
 import { defaultLanguage } from './languages.mjs';
+import { texToText } from './tex-speech.mjs';
 
 let dict = {};
 let currentLang = defaultLanguage();
@@ -143,21 +144,6 @@ function paramText(v) {
     return typeof v.value === 'number' ? fmt(v.value, v.opts || {}) : String(v.value);
   }
   return String(v);
-}
-
-// Unicode subscripts for the letters and digits that have one (d_k → dₖ).
-const SUBSCRIPT = Object.fromEntries([...'0123456789aehijklmnoprstuvx'].map((c, i) => [c, '₀₁₂₃₄₅₆₇₈₉ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓ'[i]]));
-const TEX_TEXT = [
-  [/\\sqrt\{([^}]*)\}/g, '√$1'], [/\\frac\{([^}]*)\}\{([^}]*)\}/g, '($1)/($2)'],
-  [/\\times/g, '×'], [/\\cdot/g, '·'], [/\\infty/g, '∞'], [/\\top/g, 'ᵀ'], [/\\mathrm\{([^}]*)\}/g, '$1'],
-  [/\\operatorname\{([^}]*)\}/g, '$1'], [/\\text\{([^}]*)\}/g, '$1'], [/\\le(q)?/g, '≤'], [/\\ge(q)?/g, '≥'],
-  [/_\{?([0-9aehijklmnoprstuvx])\}?/g, (_, c) => SUBSCRIPT[c]],
-  [/\\,|\\;|\\!|\\quad/g, ' '], [/\\left|\\right/g, ''], [/[{}]/g, ''], [/\\/g, ''],
-];
-function texToText(tex) {
-  let s = tex;
-  for (const [re, rep] of TEX_TEXT) s = s.replace(re, rep);
-  return s;
 }
 
 function nodesToString(nodes, params) {

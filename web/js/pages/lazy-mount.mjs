@@ -35,7 +35,7 @@ import { hashId } from './url-hash.mjs';
 // (html.lesson-mounting, site.css), a ResizeObserver sees any section change height and the
 // page scrolls by what that moved the reader's section; a scroll re-reads the place.
 function keepPlace(sections) {
-  if (typeof ResizeObserver === 'undefined') return () => {};
+  if (typeof ResizeObserver === 'undefined') return Object.assign(() => {}, { settle() {} });
   const root = document.documentElement;
   root.classList.add('lesson-mounting');
   let anchor = null, anchorTop = 0, y = 0;
@@ -61,11 +61,17 @@ function keepPlace(sections) {
   read();
   for (const s of sections) ro.observe(s);
   window.addEventListener('scroll', onScroll, { passive: true });
-  return () => {
+  let released = false;
+  const release = () => {
+    released = true;
     ro.disconnect();
     window.removeEventListener('scroll', onScroll);
     root.classList.remove('lesson-mounting');
   };
+  // Before the page scrolls by itself (to the #hash): take in what grew since the last look,
+  // or the scroll's own event would be taken for that growth and moved the reader a second
+  // time (a shared #s8 link ended with its heading 1,000 px above the screen).
+  return Object.assign(release, { settle: () => { if (!released) adjust(); } });
 }
 
 export function lazyMount({ ids, mount, urgent = [], followHash = () => {}, rootMargin = '100% 0px 100% 0px', firstMargin = '0px' }) {
@@ -89,9 +95,13 @@ export function lazyMount({ ids, mount, urgent = [], followHash = () => {}, root
     }
     return whenSettled.get(id);
   }
+  for (const id of ids) {
+    const part = document.getElementById(id);
+    if (part) keyboardStop(part.querySelector(':scope > .section-loading'), () => start(id), () => part);
+  }
   // (then the items inside parts that wait for the reader too: buildWhenNear below)
   const mountAll = () => Promise.all(ids.map(start)).then(buildAllItems);
-  mountAllWhenNeeded(mountAll, followHash);
+  mountAllWhenNeeded(mountAll, () => { release.settle(); followHash(); });
   const urgentIds = urgent || [];
 
   const allSettled = Promise.all(ids.map((id) => whenSettled.get(id)));
@@ -124,10 +134,55 @@ export function lazyMount({ ids, mount, urgent = [], followHash = () => {}, root
 
   return {
     firstScreen: firstScreen.then(() => {}),
+    settlePlace: () => release.settle(),   // call before scrolling the page (keepPlace above)
     all: allSettled.then(() => { if (sectionsNear) sectionsNear.stop(); release(); }),
     start,
     mountAll,
   };
+}
+
+// The keyboard: a part not built yet has no control, so Tab went past it, and a held Tab (key
+// repeat, 25 a second) skipped every such part to the footer while they mounted above it and
+// pushed it off the screen. The part's loading line is a tab stop instead: reached by Tab or
+// Shift+Tab, it mounts the part, the Tab presses meanwhile are held, and then the focus goes
+// to the part's first control (its last one going backwards; its heading if it has none). A
+// click or a tap on the line only mounts it (focusing a field there would open a phone's keyboard).
+let backwards = false;
+let holding = 0;
+if (typeof window !== 'undefined') {
+  window.addEventListener('keydown', (e) => {
+    if (e.key !== 'Tab') return;
+    if (holding) e.preventDefault();
+    else backwards = e.shiftKey;
+  }, true);
+}
+const TABBABLE = 'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), summary, [tabindex]:not([tabindex="-1"])';
+function enter(part, back) {
+  const stops = [...part.querySelectorAll(TABBABLE)].filter((el) => el.tabIndex >= 0
+    && (el.checkVisibility ? el.checkVisibility({ visibilityProperty: true }) : el.getClientRects().length > 0));
+  let target = back ? stops[stops.length - 1] : stops[0];
+  if (!target) {
+    target = part.querySelector('h2, h3') || part;
+    if (!target.hasAttribute('tabindex')) target.tabIndex = -1;
+  }
+  target.focus();
+}
+// line: the placeholder that takes the focus; ready(): builds the part (a promise or not);
+// partOf(): the part built, to enter.
+function keyboardStop(line, ready, partOf) {
+  if (!line) return;
+  line.tabIndex = 0;
+  line.addEventListener('focus', () => {
+    if (!line.matches(':focus-visible')) { ready(); return; }
+    const back = backwards;
+    holding++;
+    Promise.resolve(ready()).finally(() => {
+      holding--;
+      const a = document.activeElement;
+      const part = partOf();
+      if (part && part.isConnected && (!a || a === document.body || a === line || !a.isConnected)) enter(part, back);
+    });
+  }, { once: true });
 }
 
 // A same-page link (a citation's "[3]" → #ref-…) to an element that no part has built yet,
@@ -169,14 +224,17 @@ const items = nearWatcher((entries) => { for (const e of entries) if (e.isInters
 
 function buildItem(placeholder) {
   const [build, failed] = pendingItems.get(placeholder) || [];
-  if (!build) return;
+  if (!build) return null;
   pendingItems.delete(placeholder);
   items.unwatch(placeholder);
   // one item failing leaves the others to build; it shows failed(err) instead, as a part does
-  try { placeholder.replaceWith(build()); } catch (err) {
+  let made = null;
+  try { made = build(); placeholder.replaceWith(made); } catch (err) {
     console.error('item failed', err);
-    if (failed) placeholder.replaceWith(failed(err));
+    made = failed ? failed(err) : null;
+    if (made) placeholder.replaceWith(made);
   }
+  return made;
 }
 
 function buildAllItems() {
@@ -193,6 +251,9 @@ export function buildWhenNear(build, failed) {
   placeholder.className = 'lazy-item';
   pendingItems.set(placeholder, [build, failed]);
   items.watch(placeholder);
+  // reached by Tab, it is built at once and the focus enters it (keyboardStop above)
+  let made = null;
+  keyboardStop(placeholder, () => { made = buildItem(placeholder); }, () => made);
   return placeholder;
 }
 

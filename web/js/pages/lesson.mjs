@@ -20,6 +20,7 @@ import { ltrExpr, t, has } from '../i18n.mjs';
 import { SECTION_REFS, cite } from '../references.mjs';
 import { scoped, currentPlace } from '../state.mjs';
 import { setupWhereBar } from './where-bar.mjs';
+import { spokenText } from '../dom.mjs';
 import { addCopyLinks } from './copy-link.mjs';
 import { SECTIONS } from '../lesson-sections.mjs';
 import { lazyMount, partsForHash } from './lazy-mount.mjs';
@@ -102,7 +103,7 @@ function headingBefore(el) {
   for (let n = el; n && n.tagName !== 'SECTION' && n.tagName !== 'MAIN'; n = n.parentElement) {
     for (let p = n.previousElementSibling; p; p = p.previousElementSibling) {
       const hd = /^H[2-4]$/.test(p.tagName) ? p : [...p.querySelectorAll('h2, h3, h4')].pop();
-      if (hd && hd.textContent.trim()) return hd.textContent.trim();
+      if (hd && spokenText(hd).trim()) return spokenText(hd).trim();
     }
   }
   return '';
@@ -119,7 +120,7 @@ function makeScrollersReachable(root = document) {
         // a named region (an unnamed region is worse than none): the table's caption, else
         // the heading the table sits under
         const cap = el.querySelector('caption');
-        const name = (cap && cap.textContent.trim()) || headingBefore(el);
+        const name = (cap && spokenText(cap).trim()) || headingBefore(el);
         if (name && !el.getAttribute('role') && !el.getAttribute('aria-label')) {
           el.setAttribute('role', 'region');
           el.setAttribute('aria-label', name);
@@ -213,7 +214,7 @@ async function main() {
   await lazy.firstScreen;
   html.dataset.firstScreen = 'ready';
   // Content above the target grew while sections mounted: return to the learner's place.
-  if (!userMoved) scrollToHash();
+  if (!userMoved) { lazy.settlePlace(); scrollToHash(); }
   setupScrollSpy();
   setupWhereBar({ toc: document.querySelector('.toc'), t });
   makeScrollersReachable();
@@ -236,7 +237,7 @@ async function main() {
 
   await lazy.all;
   html.dataset.lesson = 'ready';
-  if (!userMoved) scrollToHash();
+  if (!userMoved) { lazy.settlePlace(); scrollToHash(); }
 }
 
 main();

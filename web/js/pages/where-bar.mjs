@@ -5,8 +5,9 @@
 // `main > section[id]` with an <h2>, so sections added to the lesson need no change here.
 // A chapter's number is its data-number (lesson-sections.mjs: the big idea, the summary and
 // the sources have none, and the bar shows only their title), "of n" counts the chapters.
-// The bar is `position: fixed` (it never moves the text under it); headings and sections get
-// `scroll-margin-top` (site.css, --where-h) so a jump to them does not end under it.
+// The bar is `position: fixed` (it never moves the text under it); the page's
+// `scroll-padding-top` (site.css, --where-h: the height measured here) keeps whatever is
+// scrolled to, a jump's heading or a focused control, from ending under it.
 //
 // Usage: setupWhereBar({ toc: document.querySelector('.toc'), t });
 // Hooks: [data-testid=where-bar] (hidden while the contents are on screen), where-now,

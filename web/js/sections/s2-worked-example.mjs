@@ -77,7 +77,14 @@ export async function mount(root, ctx) {
   root.append(el('div', 'matrices', views.Q.el, views.K.el, views.V.el));
 
   // ---------------------------------------------------------------- scores, weights, out
-  const onCell = (kind) => (i, j) => { select(kind, i, j); };
+  // The explanation of a cell goes under the map that was tapped (on a phone it was 1.7 screens
+  // below the weights map); the heatmap returns the reader to it (widgets/heatmap.mjs).
+  const onCell = (kind) => (i, j) => {
+    const map = { s: hmScores, w: hmWeights, o: hmOut }[kind];
+    if (explain.previousElementSibling !== map.el) map.el.after(explain);
+    select(kind, i, j);
+    return explain;
+  };
   // said once, before the first heatmap: matrices run left to right on this RTL page
   const ltrNote = el('p', 'note', tNode('s2.ltrNote'));
   ltrNote.dataset.testid = 's2-ltr-note';
@@ -105,7 +112,11 @@ export async function mount(root, ctx) {
   steps.setAttribute('aria-live', 'polite');
   steps.tabIndex = -1;
   steps.append(P('s2.step.none'));
-  root.append(el('p', 'note', tNode('s2.clickHint')), steps);
+  // the hint in the words of the reader's device: a finger taps, a mouse clicks (site.css)
+  const hint = el('p', 'note', el('span', 'for-pointer', tNode('s2.clickHint')), el('span', 'for-touch', tNode('s2.tapHint')));
+  hint.dataset.testid = 's2-cell-hint';
+  const explain = el('div', 's2-explain', hint, steps);
+  root.append(explain);
 
   // ---------------------------------------------------------------- row 3 and row 1
   const satP = el('p', 'callout');
@@ -264,7 +275,7 @@ export async function mount(root, ctx) {
   await recompute();
   if (cell && r) {
     const [, kind, i, j] = cell;
-    if (+i < 4 && +j < (kind === 'o' ? r.out.cols : 4)) select(kind, +i, +j);
+    if (+i < 4 && +j < (kind === 'o' ? r.out.cols : 4)) onCell(kind)(+i, +j);
   }
   // Without a result the status line already says why (in the page language).
 }

@@ -11,7 +11,10 @@
 //     digits: 2,                         // decimals shown in cells / table / tooltip
 //     showValues: 'auto',                // numbers in cells when they fit ('auto' | true | false)
 //     palette: 'viridis',                // or 'cividis' (both colour-blind safe)
-//     onCellActivate: (i, j, value) => …,// click / Enter on a cell (canvas or table)
+//     onCellActivate: (i, j, value, { via }) => …,   // tap / click / Enter on a cell (canvas or
+//                                        // table); via: 'touch' | 'mouse' | 'key' | 'table'. It may
+//                                        // return the element that explains the cell: after a tap
+//                                        // or a click the page then shows its start, the cell kept
 //     testid: 's2-weights',              // on the wrapper; canvas = `${testid}-canvas`,
 //                                        // table = `${testid}-table`, buttons `${testid}-png`, `${testid}-csv`
 //     exportName: 'weights',             // file name stem for downloads
@@ -28,8 +31,11 @@
 //   hm.select(i, j);   // outline a cell (null clears)
 // The canvas is focusable: arrow keys move the current cell, Enter/Space activates it,
 // the value is announced in a polite live region. Focus stays on the canvas (a caller that
-// explains the cell should announce it through a live region, not take the focus), and a
-// tapped cell is kept on screen.
+// explains the cell should announce it through a live region, not take the focus). A tapped
+// or clicked cell becomes the current one at once (a tap focuses the canvas before its click:
+// the tooltip named the previous cell), stays where it was on screen whatever the caller moved
+// above it, and its tooltip stays clear of the row labels; after a tap the tooltip sits
+// above the cell, where the finger does not hide it.
 // A number drawn in a cell takes the most precise form that fits it (cell-number.mjs: fewer
 // decimals, then 3–1 significant digits × 10 to a power); the colour-bar ends likewise. The
 // table, the tooltip and the live region keep the value with `digits` decimals.
@@ -180,8 +186,11 @@ export function createHeatmap(ctx, opts = {}) {
   // labels given as strings ("Q3") follow the reader's digits too, also after a switch
   const rowName = (i) => (rowLabels && rowLabels[i] != null ? pageDigits(rowLabels[i]) : ctx.fmt(i + 1));
   const colName = (j) => (colLabels && colLabels[j] != null ? pageDigits(colLabels[j]) : ctx.fmt(j + 1));
+  // (a Latin label is isolated: "sat" before ":" and the value turned the tooltip's RTL line
+  // into "ستون ۰٫۵۱ :sat")
+  const iso = (name) => (/[A-Za-z]/.test(name) ? `\u2068${name}\u2069` : name);
   const cellText = (i, j) => ctx.t('site.cellValue', {
-    row: rowName(i), col: colName(j), value: fmtV(valueAt(i, j)),
+    row: iso(rowName(i)), col: iso(colName(j)), value: fmtV(valueAt(i, j)),
   });
 
   function range() {
@@ -422,25 +431,72 @@ export function createHeatmap(ctx, opts = {}) {
     if (x < sr.left || x > sr.right) stage.scrollLeft += x - (sr.left + sr.right) / 2;
   }
 
+  // The tooltip of cell c: centred on it but never over the row labels (nor past the map's
+  // end); below it for a mouse or the keyboard, above it after a touch (the finger covers the
+  // cell and what is under it), below again on the first row (above is the column labels).
   function showTip(c) {
-    if (!c) { tip.hidden = true; return; }
-    tip.textContent = cellText(c.i, c.j);
+    if (!c || !layout) { tip.hidden = true; return; }
+    setText(tip, cellText(c.i, c.j));
     tip.hidden = false;
+    const w = tip.offsetWidth, hTip = tip.offsetHeight;
     const x = layout.labelW + (c.j + 0.5) * layout.cell;
-    const y = layout.labelH + (c.i + 1) * layout.cellH + 4;
-    tip.style.left = `${Math.max(0, Math.min(x - 60, layout.W - 140))}px`;
-    tip.style.top = `${y}px`;
+    const left = Math.max(layout.labelW, Math.min(x - w / 2, layout.W - w));
+    const above = touchTip && c.i > 0;
+    const y = above ? layout.labelH + c.i * layout.cellH - hTip - 4 : layout.labelH + (c.i + 1) * layout.cellH + 4;
+    tip.style.left = `${Math.round(Math.max(0, left))}px`;
+    tip.style.top = `${Math.round(y)}px`;
+    tip.dataset.i = String(c.i);
+    tip.dataset.j = String(c.j);
+  }
+
+  // The page's fixed top bar (pages/where-bar.mjs sets --where-h): what lies under it is hidden.
+  const barHeight = () => parseFloat(getComputedStyle(document.documentElement).getPropertyValue('--where-h')) || 0;
+
+  // After a tap or click on (i, j): the caller may have moved things above the map (an
+  // explanation placed under the map that was tapped): scroll back by what that moved the
+  // map, so the cell stays under the finger; then show the start of the explanation it
+  // returned, as far as the cell can stay on screen; then make sure the cell is on screen.
+  function activateAt(i, j, via) {
+    const before = canvas.getBoundingClientRect().top;
+    const explained = opts.onCellActivate(i, j, valueAt(i, j), { via });
+    const moved = canvas.getBoundingClientRect().top - before;
+    if (Math.abs(moved) >= 1) window.scrollBy(0, moved);
+    if (explained && explained.getBoundingClientRect && layout) {
+      const vh = window.innerHeight || document.documentElement.clientHeight;
+      const r = explained.getBoundingClientRect();
+      const cellTop = canvas.getBoundingClientRect().top + layout.labelH + i * layout.cellH;
+      // its start at most 40% down the screen (less when all of it fits below that)
+      const want = r.top - Math.max(vh * 0.4, vh - r.height - 16);
+      const room = cellTop - barHeight() - 8;
+      const by = Math.min(want, room);
+      if (by > 0) window.scrollBy(0, by);
+    }
   }
 
   // ---- events
-  canvas.addEventListener('mousemove', (ev) => { const c = cellFromEvent(ev); showTip(c); canvas.style.cursor = c && opts.onCellActivate ? 'pointer' : ''; });
+  let touchTip = false;   // the last pointer was a finger or a pen
+  canvas.addEventListener('pointerdown', (ev) => {
+    touchTip = ev.pointerType !== 'mouse';
+    // the focus that follows (before the click) shows this cell's tooltip, not the old one's
+    const c = cellFromEvent(ev);
+    if (c) cur = { i: c.i, j: c.j };
+  });
+  canvas.addEventListener('pointermove', (ev) => {
+    if (ev.pointerType !== 'mouse') return;   // (a finger's move scrolls the page)
+    touchTip = false;
+    const c = cellFromEvent(ev);
+    showTip(c || (document.activeElement === canvas ? cur : null));
+    canvas.style.cursor = c && opts.onCellActivate ? 'pointer' : '';
+  });
   canvas.addEventListener('mouseleave', () => { if (document.activeElement !== canvas) tip.hidden = true; });
   canvas.addEventListener('click', (ev) => {
     const c = cellFromEvent(ev);
     if (!c) return;
     cur = { i: c.i, j: c.j };
-    if (opts.onCellActivate) opts.onCellActivate(c.i, c.j, valueAt(c.i, c.j));
+    if (opts.onCellActivate) activateAt(c.i, c.j, touchTip ? 'touch' : 'mouse');
     draw();
+    showTip(cur);
+    live.textContent = cellText(cur.i, cur.j);
     keepInView(c.i, c.j);
   });
   canvas.addEventListener('focus', () => { draw(); showTip(cur); live.textContent = cellText(cur.i, cur.j); });
@@ -450,6 +506,7 @@ export function createHeatmap(ctx, opts = {}) {
     const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1],
       Home: [0, -Infinity], End: [0, Infinity] };
     if (ev.key in moves) {
+      touchTip = false;
       const [di, dj] = moves[ev.key];
       cur = {
         i: Math.max(0, Math.min(m.rows - 1, cur.i + di)),
@@ -460,7 +517,7 @@ export function createHeatmap(ctx, opts = {}) {
       live.textContent = cellText(cur.i, cur.j);
     } else if ((ev.key === 'Enter' || ev.key === ' ') && opts.onCellActivate) {
       ev.preventDefault();
-      opts.onCellActivate(cur.i, cur.j, valueAt(cur.i, cur.j));
+      opts.onCellActivate(cur.i, cur.j, valueAt(cur.i, cur.j), { via: 'key' });
     }
   });
   tableWrap.addEventListener('click', (ev) => {
@@ -468,7 +525,7 @@ export function createHeatmap(ctx, opts = {}) {
     if (!b || !opts.onCellActivate) return;
     const i = Number(b.dataset.i), j = Number(b.dataset.j);
     cur = { i, j };
-    opts.onCellActivate(i, j, valueAt(i, j));
+    opts.onCellActivate(i, j, valueAt(i, j), { via: 'table' });
   });
 
   function download(blob, name) {

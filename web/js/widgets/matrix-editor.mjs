@@ -21,6 +21,7 @@
 // between rows) into any cell fills the whole matrix when the shape matches.
 
 import { parseNumber, ltrNumber } from '../numerals.mjs';
+import { spokenText } from '../dom.mjs';
 
 let uid = 0;
 
@@ -89,7 +90,7 @@ export function createMatrixEditor(ctx, opts) {
         inp.dataset.i = String(i); inp.dataset.j = String(j);
         inp.value = fmtCell(valid.data[i * cols + j]);
         inp.setAttribute('aria-label', ctx.t('site.matrixCell', {
-          name: legend.textContent, row: opts.rowLabels ? opts.rowLabels[i] : ctx.fmt(i + 1), col: ctx.fmt(j + 1),
+          name: spokenText(legend).trim(), row: opts.rowLabels ? opts.rowLabels[i] : ctx.fmt(i + 1), col: ctx.fmt(j + 1),
         }));
         inp.setAttribute('aria-describedby', msg.id);
         grid.append(inp);
