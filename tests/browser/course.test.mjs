@@ -64,6 +64,7 @@ async function engineReference(page) {
     const { loadEngine } = await import('/js/engine.mjs');
     const { DEFAULT, computeExample, project } = await import('/js/worked-example.mjs');
     const { SUMMARY_INPUTS: I } = await import('/js/sections/summary.mjs');
+    const { PRESETS } = await import('/js/sections/kvcache-presets.mjs');
     const e = await loadEngine();
     const m = (rows, cols, a) => ({ rows, cols, data: Float32Array.from(a) });
     const dot = e.attention({ q: m(1, 3, [1, 2, 3]), k: m(1, 3, [4, -1, 2]), v: m(1, 1, [0]), scale: null, returnWeights: true }).scores.data[0];
@@ -77,9 +78,14 @@ async function engineReference(page) {
     const on = e.experiment({ n: I.n, dk: I.dk, seeds: I.seeds, scale: true }).mean.entropyShare;
     const bytes = e.scoreMatrixBytes({ n: I.longN, bytesPerElement: I.bytesPerElement });
     const bytes2 = e.scoreMatrixBytes({ n: 2 * I.longN, bytesPerElement: I.bytesPerElement });
+    // the KV cache of one token: the engine's bytes of K and V for one layer (4 per entry), in float16, times the layers
+    const km = PRESETS[I.kvModel];
+    const kvLayer = (hkv) => e.kvBytesRead({ headsQ: km.headsQ, headsKv: hkv, S: 1, dk: km.dHead, dv: km.dHead }) / 4 * I.bytesPerElement;
+    const kvToken = kvLayer(km.headsKv) * km.layers;
+    const kvGqa = (kvLayer(km.headsQ) * km.layers) / kvToken;
     return {
       dot, C: Array.from(C.data), exp1: sx[0] / sx[1], ln8, dist, H,
-      sat: ex.scores.data[10], satW: ex.weights.data[10], off, on, bytes, ratio: bytes2 / bytes,
+      sat: ex.scores.data[10], satW: ex.weights.data[10], off, on, bytes, ratio: bytes2 / bytes, kvToken, kvGqa,
     };
   });
 }
@@ -113,6 +119,14 @@ for (const lang of LANGS) {
       assert.equal(parseVisibleNumber(await shown('summary-bytes')), ref.bytes / 2 ** 30, 'bytes shown in GiB');
       assert.equal(await val('summary-ratio'), ref.ratio);
       assert.equal(parseVisibleNumber(await shown('summary-ratio')), 4);
+      // chapters 10–12 are in the summary: the KV cache of one token of Llama 3 8B, and the multi-head factor
+      assert.equal(ref.kvToken, 131072, 'Llama 3 8B, float16: 2 · 32 · 8 · 128 · 2 bytes per token');
+      assert.equal(await val('summary-kv-token'), ref.kvToken);
+      assert.equal(parseVisibleNumber(await shown('summary-kv-token')), ref.kvToken);
+      assert.equal(await val('summary-kv-gqa'), ref.kvGqa);
+      assert.equal(parseVisibleNumber(await shown('summary-kv-gqa')), 4);
+      const canItems = await byTestId(page, 'summary').locator('ul.summary-can > li').count();
+      assert.equal(canItems, 10, 'the "you can now explain" list covers chapters 1–12');
       const sumText = await byTestId(page, 'summary').textContent();
       assert.match(sumText, DIGITS[lang].re, 'summary numbers in the page digits');
       // no practice yet in this fresh profile

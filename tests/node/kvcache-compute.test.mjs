@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { loadEngine } from './engine-fixtures.mjs';
-import { kvCacheBytes, computeCalculator, computeCost, computeIntensity, computeTrace, tokensKept, TRACE_SHAPE } from '../../web/js/sections/kvcache-compute.mjs';
+import { kvCacheBytes, computeCalculator, computeCost, computeIntensity, computeTrace, tokensKept, TRACE_SHAPE, handExample, HAND_MACHINE } from '../../web/js/sections/kvcache-compute.mjs';
 import { PRESETS, MODEL_KEYS } from '../../web/js/sections/kvcache-presets.mjs';
 
 const engine = await loadEngine();
@@ -93,4 +93,20 @@ test('computeTrace runs the page\'s example and the presets are whole, consisten
     assert.ok(p.windowedLayers <= p.layers, key);
     assert.equal(p.window > 0, p.windowedLayers > 0, key);
   }
+});
+
+test('the hand example: 1000 trillion operations over 3 trillion bytes per second; a Llama 3 8B decode step uses about 1 % of it, its prefill all of it', async () => {
+  assert.deepEqual({ ...HAND_MACHINE }, { teraFlops: 1000, teraBytes: 3 });
+  const p = PRESETS['llama3-8b'];
+  const it = await computeIntensity(engine, { headsQ: p.headsQ, headsKv: p.headsKv, dHead: p.dHead, S: 8192, P: 8192, bytesPerElement: 2 });
+  const hand = handExample(it);
+  assert.equal(hand.balance, 1000 / 3);
+  assert.equal(Math.round(hand.balance), 333, 'the text says «about 333»');
+  assert.equal(hand.decodeBusy, it.decodeIntensity / hand.balance);
+  assert.ok(hand.decodeBusy > 0.011 && hand.decodeBusy < 0.013, `decode uses ${hand.decodeBusy}`);
+  assert.equal(hand.prefillBusy, 1, 'the prefill of 8192 tokens is limited by compute, not memory');
+  assert.ok(it.prefillIntensity > hand.balance && it.decodeIntensity < hand.balance);
+  // a short prompt's prefill is still memory-bound: the share is below one, not clamped
+  const short = handExample(await computeIntensity(engine, { headsQ: p.headsQ, headsKv: p.headsKv, dHead: p.dHead, S: 16, P: 16, bytesPerElement: 2 }));
+  assert.ok(short.prefillBusy < 1);
 });

@@ -215,3 +215,25 @@ test('bidi: arithmetic on numbers or [placeholders] sits in an LTR isolate (`…
   }
   assert.deepEqual(found, []);
 });
+
+test('fa digits: a value given to a symbol is prose (Persian digits, outside $…$); only formulas keep Latin digits', () => {
+  // «$d_k = 2$» showed a Latin 2 next to «$d_k$ = ۶۴» in the same kind of sentence (phone walkthrough 2026-12-05)
+  const { texts } = loadTextDir(path.join(ROOT, 'web', 'text'));
+  const valueInMath = /\$\s*[A-Za-z\\{}_ ]+\s*=\s*-?[0-9][0-9.]*\s*\$|\$\s*-?[0-9][0-9.]*\s*\$/;
+  const found = Object.entries(texts.fa).filter(([k, v]) => !k.startsWith('_') && valueInMath.test(String(v).replace(/`[^`]*`/g, ' ')));
+  assert.deepEqual(found.map(([k]) => k), []);
+  assert.ok(valueInMath.test('$H_{kv} = 1$') && valueInMath.test('$2$') && !valueInMath.test('$e^{0}=1$') && !valueInMath.test('$e^{-\\infty}=0$'));
+});
+
+test('fa terms: the chapters 10–12 terms are enforced (a planted variant of each fails)', () => {
+  const { terms } = loadTextDir(path.join(ROOT, 'web', 'text'));
+  const planted = {
+    'x.prefill': 'در پیش‌پُر همهٔ توکن‌ها', 'x.cache': 'کش کلید و مقدار بزرگ است', 'x.window': 'پنجرهٔ کشویی',
+    'x.reach': 'بُرد پس از سه لایه', 'x.full': 'در مقایسه با توجه کامل', 'x.mask': 'بی‌ماسک', 'x.ops': 'تعداد ضرب‌ها',
+    'x.hbm': 'حافظهٔ اصلی کارت', 'x.gqa': 'توجه کوئری گروهی', 'x.mqa': 'توجه چندکوئری', 'x.intensity': 'شدت حسابی',
+  };
+  const errors = checkTerms('fa', planted, terms.fa);
+  for (const key of Object.keys(planted)) assert.ok(errors.some((e) => e.includes(`"${key}"`)), `${key} is caught`);
+  // and the real prose keeps «بُرد» only for the range of a number format
+  assert.deepEqual(checkTerms('fa', { 's2.weightsText': 'بُردی محدود', 's7.calc.formula': 'همان بُرد' }, terms.fa), []);
+});

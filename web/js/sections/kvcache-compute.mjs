@@ -7,6 +7,7 @@
 //   computeCost(engine, lengths)           → pairs per generated token and in total, with / without a cache
 //   computeIntensity(engine, shape)        → flops and bytes of one decode step and of a prefill
 //   kvCacheBytes(shape)                    → exact cache bytes (BigInt), the calculator's formula
+//   handExample(intensities)               → a round-number processor's balance and the share of it each phase uses
 //   computeCalculator(engine, shape)       → cache bytes (GQA and as MHA) and the score matrices' bytes,
 //                                            each checked against an engine count
 
@@ -62,6 +63,20 @@ export async function computeIntensity(engine, { headsQ, headsKv, dHead, S, P, b
     decodeFlops, decodeBytes, decodeIntensity: decodeFlops / decodeBytes, kvRead,
     prefillFlops, prefillBytes, prefillIntensity: prefillFlops / prefillBytes,
   };
+}
+
+// Chapter 12's hand-sized example of compute against memory speed: a made-up processor with
+// round numbers close to a current data-centre GPU (the text says they are round, not a product's).
+export const HAND_MACHINE = Object.freeze({ teraFlops: 1000, teraBytes: 3 });
+
+/**
+ * What the hand example prints: the processor's balance (operations it can do per byte it
+ * reads: below it, work waits for memory) and, for a decode step and a prefill of the given
+ * intensities, the share of its compute they can use, min(1, intensity / balance).
+ */
+export function handExample({ decodeIntensity, prefillIntensity }, machine = HAND_MACHINE) {
+  const balance = machine.teraFlops / machine.teraBytes;
+  return { ...machine, balance, decodeBusy: Math.min(1, decodeIntensity / balance), prefillBusy: Math.min(1, prefillIntensity / balance) };
 }
 
 const big = (x) => BigInt(x);

@@ -19,7 +19,8 @@
 //   kvcache-dh, kvcache-win, kvcache-wl (text inputs; errors in <id>-error), kvcache-custom (the custom fields),
 //   kvcache-shape (the preset's shape), kvcache-calc (data-stale), kvcache-stale, kvcache-status,
 //   kvcache-result (data-bytes, data-engine-bytes), kvcache-mha (data-bytes), kvcache-score (data-bytes),
-//   kvcache-int (data-decode, data-prefill: flops per byte).
+//   kvcache-int (data-decode, data-prefill: flops per byte),
+//   kvcache-hand (data-balance, data-decode-busy, data-prefill-busy: the hand example's processor).
 
 import { createHeatmap } from '../widgets/heatmap.mjs';
 import { createChart } from '../widgets/chart.mjs';
@@ -30,7 +31,7 @@ import { oneOf } from '../state.mjs';
 import { cite } from '../references.mjs';
 import { readable } from '../byte-sizes.mjs';
 import { PRESETS, MODEL_KEYS } from './kvcache-presets.mjs';
-import { DTYPES, TRACE_SHAPE, computeTrace, computeCost, computeIntensity, computeCalculator } from './kvcache-compute.mjs';
+import { DTYPES, TRACE_SHAPE, computeTrace, computeCost, computeIntensity, computeCalculator, handExample } from './kvcache-compute.mjs';
 
 const COST_T = [256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072];
 const TABLE_T = [1024, 8192, 131072];
@@ -220,8 +221,9 @@ export async function mount(root, ctx) {
   // ================================================================ part 4: arithmetic intensity
   const intP = h('p', { testid: 'kvcache-int' });
   const intP2 = h('p');
+  const handP = h('p', { testid: 'kvcache-hand' });
   root.append(h('h3', {}, ctx.tNode('kvcache.int.title')), h('p', {}, ctx.tNode('kvcache.int.p1')),
-    intP, intP2, h('p', {}, ctx.tNode('kvcache.int.p3'), ' ', cite(ctx, 'pope2022')), h('p', {}, ctx.tNode('kvcache.int.p4')));
+    intP, intP2, handP, h('p', {}, ctx.tNode('kvcache.int.p3'), ' ', cite(ctx, 'pope2022')), h('p', {}, ctx.tNode('kvcache.int.p4')));
 
   const inUnit = (bytes, system) => {
     const r = readable(bytes, system);
@@ -264,6 +266,13 @@ export async function mount(root, ctx) {
       intP.dataset.decode = String(it.decodeIntensity);
       intP.dataset.prefill = String(it.prefillIntensity);
       setT(ctx, intP2, 'kvcache.int.live2', { g: big(ratio), b: big(b), ratio: big(Math.round(it.prefillIntensity / it.decodeIntensity)) });
+      const hand = handExample(it);
+      setT(ctx, handP, 'kvcache.int.hand', {
+        tflops: big(hand.teraFlops), tbytes: big(hand.teraBytes), balance: big(Math.round(hand.balance)),
+        di: num(it.decodeIntensity), dbusy: ctx.pct(hand.decodeBusy, { maximumFractionDigits: 1 }),
+        pi: num(it.prefillIntensity, 0), pbusy: ctx.pct(hand.prefillBusy, { maximumFractionDigits: 0 }),
+      });
+      Object.assign(handP.dataset, { balance: String(hand.balance), decodeBusy: String(hand.decodeBusy), prefillBusy: String(hand.prefillBusy) });
       status.textContent = '';
       delete status.dataset.code;
     } catch (err) {

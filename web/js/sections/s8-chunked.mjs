@@ -91,7 +91,9 @@ export async function mount(root, ctx) {
   // vectors as mathematics writes them: left to right, component 0 on the left (like the heatmaps)
   const vec = (a) => ctx.ltrExpr(`(${Array.from(a, f3).join(', ')})`, 'ltr vec');
 
-  root.append(h('p', { class: 'lead' }, ctx.tNode('s8.lead', { y1: fmt(2018, { useGrouping: false }), y2: fmt(2022, { useGrouping: false }) })));
+  // the lead in two paragraphs: the three running quantities, then where the idea comes from
+  const years = { y1: fmt(2018, { useGrouping: false }), y2: fmt(2022, { useGrouping: false }) };
+  root.append(h('p', { class: 'lead' }, ctx.tNode('s8.lead', years)), h('p', {}, ctx.tNode('s8.lead2', years)));
 
   // ================================================================ part 1: the trace
   const status = h('p', { class: 'status-line', 'aria-live': 'polite' });
@@ -268,7 +270,8 @@ export async function mount(root, ctx) {
         const p = trace.steps[i];
         rows.push([
           fmt(p.tile + 1),
-          ctx.t('s8.range', { from: fmt(p.keyBegin + 1), to: fmt(p.keyEnd) }),
+          // a one-key tile is one number, not «10–10»
+          p.keyEnd === p.keyBegin + 1 ? fmt(p.keyEnd) : ctx.t('s8.range', { from: fmt(p.keyBegin + 1), to: fmt(p.keyEnd) }),
           f3(p.tileMax),
           ctx.t('s8.arrow', { a: p.mOld === -Infinity || p.mOld == null ? '\u2066−∞\u2069' : f3(p.mOld), b: f3(p.mNew) }),
           f3(p.rescale),
