@@ -7,16 +7,22 @@
 //   sat's score and weight   computeExample(DEFAULT) (worked-example.mjs): scores[2][2], weights[2][2]
 //   collapse at d_k = 64     experiment({n: 8, dk: 64, seeds: 1…5, scale: false|true}).mean.entropyShare
 //   memory                   scoreMatrixBytes({n: 131072, bytesPerElement: 2}) and the ratio for 2n / n
+//   KV cache                 computeCalculator (kvcache-compute.mjs, checked there against kvBytesRead) for
+//                            Llama 3 8B in bfloat16: one token, and a context of 8192 tokens
 // data-testid hooks (each number also as data-value, unformatted):
 //   summary-sat-score, summary-sat-pct, summary-share-off, summary-share-on, summary-bytes,
-//   summary-ratio, summary-progress (data-solved, data-cards, data-quizzes), summary-practice-link
+//   summary-ratio, summary-kv-token, summary-kv-context, summary-progress (data-solved, data-cards, data-quizzes), summary-practice-link
 
 import { h, el, prose, setT } from '../dom.mjs';
 import { DEFAULT, computeExample } from '../worked-example.mjs';
 import { getProgressStore } from '../store/progress.mjs';
 import { cite } from '../references.mjs';
+import { computeCalculator } from './kvcache-compute.mjs';
+import { PRESETS } from './kvcache-presets.mjs';
 
-export const SUMMARY_INPUTS = Object.freeze({ n: 8, dk: 64, seeds: [1, 2, 3, 4, 5], longN: 131072, bytesPerElement: 2 });
+export const SUMMARY_INPUTS = Object.freeze({
+  n: 8, dk: 64, seeds: [1, 2, 3, 4, 5], longN: 131072, bytesPerElement: 2, kvModel: 'llama3-8b', kvContext: 8192,
+});
 
 export async function mount(root, ctx) {
   const { engine, fmt } = ctx;
@@ -25,7 +31,7 @@ export async function mount(root, ctx) {
 
   // ---------------------------------------------------------------- what you can explain
   const can = el('ul', 'summary-can');
-  for (const k of ['qkv', 'softmax', 'scale', 'mask', 'cost', 'chunked', 'code']) can.append(el('li', null, ctx.tNode(`summary.can.${k}`)));
+  for (const k of ['qkv', 'softmax', 'scale', 'mask', 'cost', 'chunked', 'code', 'heads', 'window', 'kvcache']) can.append(el('li', null, ctx.tNode(`summary.can.${k}`)));
   root.append(h('p', { class: 'lead' }, ctx.tNode('summary.lead')), H3('summary.can.title'), can);
 
   // ---------------------------------------------------------------- formulas and numbers
@@ -34,16 +40,20 @@ export async function mount(root, ctx) {
     score: num('summary-sat-score'), pct: num('summary-sat-pct'),
     off: num('summary-share-off'), on: num('summary-share-on'),
     bytes: num('summary-bytes'), ratio: num('summary-ratio'),
+    kvToken: num('summary-kv-token'), kvContext: num('summary-kv-context'),
   };
   // The numbers, from the engine (the same calls the sections make); the spans are
   // placed into the text as params (cloned there, testid and data-value included).
   const fill = (node, text, value) => { node.textContent = text; node.dataset.value = String(value); };
-  const [ex, off, on, bytes, bytes2] = await Promise.all([
+  const kvShape = { ...PRESETS[I.kvModel], bytesPerElement: I.bytesPerElement };
+  const [ex, off, on, bytes, bytes2, kvToken, kvContext] = await Promise.all([
     computeExample(engine, { ...DEFAULT, causal: false }),
     engine.experiment({ n: I.n, dk: I.dk, seeds: I.seeds, scale: false }),
     engine.experiment({ n: I.n, dk: I.dk, seeds: I.seeds, scale: true }),
     engine.scoreMatrixBytes({ n: I.longN, bytesPerElement: I.bytesPerElement }),
     engine.scoreMatrixBytes({ n: 2 * I.longN, bytesPerElement: I.bytesPerElement }),
+    computeCalculator(engine, { ...kvShape, n: 1 }),
+    computeCalculator(engine, { ...kvShape, n: I.kvContext }),
   ]);
   const s = ex.scores.data[2 * 4 + 2], w = ex.weights.data[2 * 4 + 2];
   fill(live.score, fmt(s, { maximumFractionDigits: 2 }), s);
@@ -52,6 +62,8 @@ export async function mount(root, ctx) {
   fill(live.on, ctx.pct(on.mean.entropyShare), on.mean.entropyShare);
   fill(live.bytes, ctx.fmtBytes(bytes), bytes);
   fill(live.ratio, fmt(bytes2 / bytes), bytes2 / bytes);
+  fill(live.kvToken, ctx.fmtBytes(Number(kvToken.cache)), kvToken.cache);
+  fill(live.kvContext, ctx.fmtBytes(Number(kvContext.cache)), kvContext.cache);
 
   const remember = el('ul', 'summary-remember');
   const item = (key, params, ...extra) => { const li = el('li', null, ctx.tNode(key, params), ...extra); remember.append(li); return li; };
@@ -61,6 +73,7 @@ export async function mount(root, ctx) {
   item('summary.rem.collapse', { n: fmt(I.n), dk: fmt(I.dk), seeds: fmt(I.seeds.length), off: live.off, on: live.on });
   item('summary.rem.memory', { n: fmt(I.longN), bytes: live.bytes, ratio: live.ratio });
   item('summary.rem.online', {}, ' ', cite(ctx, 'milakov2018', 'dao2022'));
+  item('summary.rem.kv', { token: live.kvToken, n: fmt(I.kvContext), context: live.kvContext }, ' ', cite(ctx, 'llama3'));
   root.append(H3('summary.rem.title'), remember);
 
   // ---------------------------------------------------------------- next: practice + progress
