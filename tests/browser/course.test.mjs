@@ -77,7 +77,12 @@ async function engineReference(page) {
     const on = e.experiment({ n: I.n, dk: I.dk, seeds: I.seeds, scale: true }).mean.entropyShare;
     const bytes = e.scoreMatrixBytes({ n: I.longN, bytesPerElement: I.bytesPerElement });
     const bytes2 = e.scoreMatrixBytes({ n: 2 * I.longN, bytesPerElement: I.bytesPerElement });
-    return {
+    // KV cache of the summary: K and V of one layer (kvBytesRead, 4 bytes per entry) times the layers
+    const { PRESETS } = await import('/js/sections/kvcache-presets.mjs');
+    const m8 = PRESETS[I.kvModel];
+    const kvLayer = (S) => e.kvBytesRead({ headsQ: m8.headsQ, headsKv: m8.headsKv, S, dk: m8.dHead, dv: m8.dHead }) / 4 * I.bytesPerElement;
+    const kvToken = m8.layers * kvLayer(1), kvContext = m8.layers * kvLayer(I.kvContext);
+    return { kvToken, kvContext,
       dot, C: Array.from(C.data), exp1: sx[0] / sx[1], ln8, dist, H,
       sat: ex.scores.data[10], satW: ex.weights.data[10], off, on, bytes, ratio: bytes2 / bytes,
     };
@@ -113,6 +118,10 @@ for (const lang of LANGS) {
       assert.equal(parseVisibleNumber(await shown('summary-bytes')), ref.bytes / 2 ** 30, 'bytes shown in GiB');
       assert.equal(await val('summary-ratio'), ref.ratio);
       assert.equal(parseVisibleNumber(await shown('summary-ratio')), 4);
+      // chapters 10-12 in the summary: the KV cache per token and for a context, the engine's counts
+      assert.equal(await val('summary-kv-token'), ref.kvToken);
+      assert.equal(await val('summary-kv-context'), ref.kvContext);
+      assert.equal(parseVisibleNumber(await shown('summary-kv-token')), ref.kvToken / 2 ** 10, 'per token in KiB');
       const sumText = await byTestId(page, 'summary').textContent();
       assert.match(sumText, DIGITS[lang].re, 'summary numbers in the page digits');
       // no practice yet in this fresh profile
