@@ -78,12 +78,13 @@ async function engineReference(page) {
     const on = e.experiment({ n: I.n, dk: I.dk, seeds: I.seeds, scale: true }).mean.entropyShare;
     const bytes = e.scoreMatrixBytes({ n: I.longN, bytesPerElement: I.bytesPerElement });
     const bytes2 = e.scoreMatrixBytes({ n: 2 * I.longN, bytesPerElement: I.bytesPerElement });
-    // the KV cache of one token: the engine's bytes of K and V for one layer (4 per entry), in float16, times the layers
+    // the KV cache: the engine's bytes of K and V for one layer (4 per entry), in a 2-byte type, times the layers
     const km = PRESETS[I.kvModel];
-    const kvLayer = (hkv) => e.kvBytesRead({ headsQ: km.headsQ, headsKv: hkv, S: 1, dk: km.dHead, dv: km.dHead }) / 4 * I.bytesPerElement;
-    const kvToken = kvLayer(km.headsKv) * km.layers;
-    const kvGqa = (kvLayer(km.headsQ) * km.layers) / kvToken;
-    return {
+    const kvLayer = (hkv, S) => e.kvBytesRead({ headsQ: km.headsQ, headsKv: hkv, S, dk: km.dHead, dv: km.dHead }) / 4 * I.bytesPerElement;
+    const kvToken = kvLayer(km.headsKv, 1) * km.layers;
+    const kvGqa = (kvLayer(km.headsQ, 1) * km.layers) / kvToken;
+    const kvContext = kvLayer(km.headsKv, I.kvContext) * km.layers;
+    return { kvContext,
       dot, C: Array.from(C.data), exp1: sx[0] / sx[1], ln8, dist, H,
       sat: ex.scores.data[10], satW: ex.weights.data[10], off, on, bytes, ratio: bytes2 / bytes, kvToken, kvGqa,
     };
@@ -119,13 +120,29 @@ for (const lang of LANGS) {
       assert.equal(parseVisibleNumber(await shown('summary-bytes')), ref.bytes / 2 ** 30, 'bytes shown in GiB');
       assert.equal(await val('summary-ratio'), ref.ratio);
       assert.equal(parseVisibleNumber(await shown('summary-ratio')), 4);
-      // chapters 10–12 are in the summary: the KV cache of one token of Llama 3 8B, and the multi-head factor
-      assert.equal(ref.kvToken, 131072, 'Llama 3 8B, float16: 2 · 32 · 8 · 128 · 2 bytes per token');
-      assert.equal(await val('summary-kv-token'), ref.kvToken);
-      assert.equal(parseVisibleNumber(await shown('summary-kv-token')), ref.kvToken);
-      assert.equal(await val('summary-kv-gqa'), ref.kvGqa);
-      assert.equal(parseVisibleNumber(await shown('summary-kv-gqa')), 4);
-      const canItems = await byTestId(page, 'summary').locator('ul.summary-can > li').count();
+      // chapters 10–12 are in the summary: the KV cache of Llama 3 8B per token (and over a context), from the engine.
+      // Each edition's sentence uses some of these numbers; every one shown must equal the engine's.
+      assert.equal(ref.kvToken, 131072, 'Llama 3 8B, 2-byte type: 2 · 32 · 8 · 128 · 2 bytes per token');
+      const summary = byTestId(page, 'summary');
+      const present = async (id) => (await summary.locator(`[data-testid="${id}"]`).count()) > 0;
+      let kvShown = 0;
+      if (await present('summary-kv-token')) {
+        kvShown++;
+        assert.equal(await val('summary-kv-token'), ref.kvToken);
+        assert.equal(parseVisibleNumber(await shown('summary-kv-token')), ref.kvToken);
+      }
+      if (await present('summary-kv-token-size')) {
+        kvShown++;
+        assert.equal(await val('summary-kv-token-size'), ref.kvToken);
+        assert.equal(parseVisibleNumber(await shown('summary-kv-token-size')), ref.kvToken / 2 ** 10, 'per token in KiB');
+      }
+      if (await present('summary-kv-gqa')) {
+        assert.equal(await val('summary-kv-gqa'), ref.kvGqa);
+        assert.equal(parseVisibleNumber(await shown('summary-kv-gqa')), 4);
+      }
+      if (await present('summary-kv-context')) assert.equal(await val('summary-kv-context'), ref.kvContext);
+      assert.ok(kvShown > 0, 'the summary gives the KV cache per token');
+      const canItems = await summary.locator('ul.summary-can > li').count();
       assert.equal(canItems, 10, 'the "you can now explain" list covers chapters 1–12');
       const sumText = await byTestId(page, 'summary').textContent();
       assert.match(sumText, DIGITS[lang].re, 'summary numbers in the page digits');

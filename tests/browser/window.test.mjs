@@ -107,6 +107,32 @@ for (const lang of ['fa', 'ar']) {
     }
   });
 
+  test(`${lang}: the keys before a row (w − 1) agree with their count too, and w = 1 is said in words`, T, async () => {
+    // Arabic: w − 1 = 1 مفتاحًا واحدًا, 2 مفتاحين, 3 مفاتيح; never a bare number before «من المفاتيح» or
+    // «من كل جهة», and never a count of zero keys (w = 1: each row sees itself only)
+    const AR = { 1: 'مفتاحًا واحدًا', 2: 'مفتاحين', 3: '3 مفاتيح', 11: '11 مفتاحًا' };
+    for (const [q, prev] of [
+      ['?window.n=12&window.w=2&window.causal=true', 1],
+      ['?window.n=12&window.w=3&window.causal=true', 2],
+      ['?window.n=12&window.w=4&window.causal=false', 3],
+      ['?window.n=16&window.w=12&window.causal=false', 11],
+      ['?window.n=12&window.w=1&window.causal=true', 0],
+      ['?window.n=12&window.w=1&window.causal=false', 0],
+    ]) {
+      const page = await openLesson(b, lang, `${q}#window`);
+      const rows = byTestId(page, 'window-rows');
+      await page.waitForFunction(() => document.querySelector('[data-testid="window-rows"]')?.dataset.perRow);
+      const text = await plain(rows);
+      if (lang === 'ar') {
+        assert.doesNotMatch(text, /\d+ من (المفاتيح|كل جهة)/, `${q}: «${text}»`);
+        if (prev) assert.ok(text.includes(AR[prev]), `«${AR[prev]}» in «${text}» (${q})`);
+      }
+      assert.doesNotMatch(text, /(^|[^\d])0 (مفتاح|کلید)/, `${q}: no count of zero keys: «${text}»`);
+      if (!prev) assert.equal(await rows.getAttribute('data-per-row'), new Array(12).fill(1).join(','));
+      await page.close();
+    }
+  });
+
   test(`${lang}: controls update the URL; bad input is answered in ${lang} and the section keeps working`, T, async () => {
     const page = await openLesson(b, lang, '#window');
     await waitFor(page, 'window-reach', 'data-w', 4);

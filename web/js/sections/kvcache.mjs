@@ -214,7 +214,7 @@ export async function mount(root, ctx) {
     staleNote, result, h('p', { class: 'note' }, ctx.tNode('kvcache.calc.formula')), mhaP, scoreP);
   root.append(h('h3', {}, ctx.tNode('kvcache.calc.title')),
     h('p', {}, ctx.tNode('kvcache.calc.p1'), ' ', cite(ctx, 'kwon2023')),
-    h('p', {}, ctx.tNode('kvcache.calc.p2'), ' ', cite(ctx, 'llama3', 'jiang2023', 'gemma2', 'qwen2')),
+    h('p', {}, ctx.tNode('kvcache.calc.p2', { mw: ctx.fmt(PRESETS['mistral-7b'].window) }), ' ', cite(ctx, 'llama3', 'jiang2023', 'gemma2', 'qwen2')),
     h('div', { class: 'experiment-panel' }, controlRow(modelCtl, nCtl, dtypeCtl, batchCtl), customBox, shapeP, status),
     calcBox);
 

@@ -7,12 +7,14 @@
 //   sat's score and weight   computeExample(DEFAULT) (worked-example.mjs): scores[2][2], weights[2][2]
 //   collapse at d_k = 64     experiment({n: 8, dk: 64, seeds: 1…5, scale: false|true}).mean.entropyShare
 //   memory                   scoreMatrixBytes({n: 131072, bytesPerElement: 2}) and the ratio for 2n / n
-//   KV cache per token       computeCalculator (kvcache-compute.mjs) for Llama 3 8B's published shape, n = 1,
-//                            float16: its bytes (checked there against the engine's kvBytesRead) and the
-//                            multi-head cache over it (H_q / H_kv)
+//   KV cache                 computeCalculator (kvcache-compute.mjs, checked there against the engine's kvBytesRead)
+//                            for Llama 3 8B's published shape in a 2-byte type: one token (bytes, and over it the
+//                            plain multi-head cache, H_q / H_kv) and a context of kvContext tokens
+//                            (each language's summary.rem.kv uses the params it needs)
 // data-testid hooks (each number also as data-value, unformatted):
 //   summary-sat-score, summary-sat-pct, summary-share-off, summary-share-on, summary-bytes,
-//   summary-ratio, summary-kv-token, summary-kv-gqa, summary-progress (data-solved, data-cards, data-quizzes), summary-practice-link
+//   summary-ratio, summary-kv-token, summary-kv-token-size, summary-kv-gqa, summary-kv-context,
+//   summary-progress (data-solved, data-cards, data-quizzes), summary-practice-link
 
 import { h, el, prose, setT } from '../dom.mjs';
 import { DEFAULT, computeExample } from '../worked-example.mjs';
@@ -21,7 +23,9 @@ import { cite } from '../references.mjs';
 import { computeCalculator } from './kvcache-compute.mjs';
 import { PRESETS } from './kvcache-presets.mjs';
 
-export const SUMMARY_INPUTS = Object.freeze({ n: 8, dk: 64, seeds: [1, 2, 3, 4, 5], longN: 131072, bytesPerElement: 2, kvModel: 'llama3-8b' });
+export const SUMMARY_INPUTS = Object.freeze({
+  n: 8, dk: 64, seeds: [1, 2, 3, 4, 5], longN: 131072, bytesPerElement: 2, kvModel: 'llama3-8b', kvContext: 8192,
+});
 
 export async function mount(root, ctx) {
   const { engine, fmt } = ctx;
@@ -39,19 +43,21 @@ export async function mount(root, ctx) {
     score: num('summary-sat-score'), pct: num('summary-sat-pct'),
     off: num('summary-share-off'), on: num('summary-share-on'),
     bytes: num('summary-bytes'), ratio: num('summary-ratio'),
-    kvToken: num('summary-kv-token'), kvGqa: num('summary-kv-gqa'),
+    kvToken: num('summary-kv-token'), kvTokenSize: num('summary-kv-token-size'),
+    kvGqa: num('summary-kv-gqa'), kvContext: num('summary-kv-context'),
   };
   // The numbers, from the engine (the same calls the sections make); the spans are
   // placed into the text as params (cloned there, testid and data-value included).
   const fill = (node, text, value) => { node.textContent = text; node.dataset.value = String(value); };
-  const kvShape = PRESETS[I.kvModel];
-  const [ex, off, on, bytes, bytes2, kv] = await Promise.all([
+  const kvShape = { ...PRESETS[I.kvModel], bytesPerElement: I.bytesPerElement };
+  const [ex, off, on, bytes, bytes2, kvToken, kvContext] = await Promise.all([
     computeExample(engine, { ...DEFAULT, causal: false }),
     engine.experiment({ n: I.n, dk: I.dk, seeds: I.seeds, scale: false }),
     engine.experiment({ n: I.n, dk: I.dk, seeds: I.seeds, scale: true }),
     engine.scoreMatrixBytes({ n: I.longN, bytesPerElement: I.bytesPerElement }),
     engine.scoreMatrixBytes({ n: 2 * I.longN, bytesPerElement: I.bytesPerElement }),
-    computeCalculator(engine, { ...kvShape, n: 1, bytesPerElement: I.bytesPerElement }),
+    computeCalculator(engine, { ...kvShape, n: 1 }),
+    computeCalculator(engine, { ...kvShape, n: I.kvContext }),
   ]);
   const s = ex.scores.data[2 * 4 + 2], w = ex.weights.data[2 * 4 + 2];
   fill(live.score, fmt(s, { maximumFractionDigits: 2 }), s);
@@ -60,8 +66,11 @@ export async function mount(root, ctx) {
   fill(live.on, ctx.pct(on.mean.entropyShare), on.mean.entropyShare);
   fill(live.bytes, ctx.fmtBytes(bytes), bytes);
   fill(live.ratio, fmt(bytes2 / bytes), bytes2 / bytes);
-  fill(live.kvToken, fmt(Number(kv.cache)), Number(kv.cache));
-  fill(live.kvGqa, fmt(Number(kv.mha) / Number(kv.cache)), Number(kv.mha) / Number(kv.cache));
+  const perToken = Number(kvToken.cache), gqa = Number(kvToken.mha) / perToken;
+  fill(live.kvToken, fmt(perToken), perToken);
+  fill(live.kvTokenSize, ctx.fmtBytes(perToken), perToken);
+  fill(live.kvGqa, fmt(gqa), gqa);
+  fill(live.kvContext, ctx.fmtBytes(Number(kvContext.cache)), Number(kvContext.cache));
 
   const remember = el('ul', 'summary-remember');
   const item = (key, params, ...extra) => { const li = el('li', null, ctx.tNode(key, params), ...extra); remember.append(li); return li; };
@@ -72,7 +81,10 @@ export async function mount(root, ctx) {
   item('summary.rem.memory', { n: fmt(I.longN), bytes: live.bytes, ratio: live.ratio });
   item('summary.rem.online', {}, ' ', cite(ctx, 'milakov2018', 'dao2022'));
   item('summary.rem.window', {});
-  item('summary.rem.kv', { layers: fmt(kvShape.layers), hkv: fmt(kvShape.headsKv), dh: fmt(kvShape.dHead), perToken: live.kvToken, gqa: live.kvGqa }, ' ', cite(ctx, 'llama3'));
+  item('summary.rem.kv', {
+    layers: fmt(kvShape.layers), hkv: fmt(kvShape.headsKv), dh: fmt(kvShape.dHead), perToken: live.kvToken, gqa: live.kvGqa,
+    token: live.kvTokenSize, n: fmt(I.kvContext), context: live.kvContext,
+  }, ' ', cite(ctx, 'llama3'));
   root.append(H3('summary.rem.title'), remember);
 
   // ---------------------------------------------------------------- next: practice + progress

@@ -99,10 +99,13 @@ export async function mount(root, ctx) {
       // Without the mask a row far from both edges sees w − 1 keys on each side and itself, 2w − 1
       // in all; when 2w − 1 > n no row is that far, and the widest row (the engine's count) sees fewer.
       const widest = Math.max(...b.perRow);
-      const key = causal ? 'window.band.rowsCausal' : 2 * w - 1 <= n ? 'window.band.rowsBoth' : 'window.band.rowsBothNarrow';
+      // w = 1: every row sees itself only, with or without the mask (no sentence about zero keys)
+      const key = w === 1 ? 'window.band.rowsSelf' : causal ? 'window.band.rowsCausal'
+        : 2 * w - 1 <= n ? 'window.band.rowsBoth' : 'window.band.rowsBothNarrow';
       setT(ctx, rowsP, key, {
         // "[n] keys" agrees with its count (Arabic: مفتاحًا واحدًا، مفتاحين، ٤ مفاتيح، ١١ مفتاحًا)
-        w: fmt(w), prev: fmt(w - 1), n: fmt(n), both: ctx.tNodePlural('window.band.keys', widest),
+        w: fmt(w), prev: fmt(w - 1), prevKeys: w > 1 ? ctx.tNodePlural('window.band.keys', w - 1) : '',
+        n: fmt(n), both: ctx.tNodePlural('window.band.keys', widest),
         first: ctx.tNodePlural('window.band.keys', b.perRow[0]), last: ctx.tNodePlural('window.band.keys', last),
       });
       if (w >= n) rowsP.append(' ', ctx.tNode('window.band.wide', { w: fmt(w), n: fmt(n) }));
