@@ -82,7 +82,7 @@ for (const lang of ['fa', 'ar']) {
     await page.close();
   });
 
-  test(`${lang}: the query-tile grid matches the engine's causal weights; stepping through query tiles`, T, async () => {
+  test(`${lang}: the query-tile grid shows tileGrid's kinds and counts; stepping through query tiles`, T, async () => {
     const page = await openLesson(b, lang, '?s8.causal=1#s8');
     // one size typed: the grid and its counts are what tileGrid says (tileGrid against the
     // engine's causal weights, for many sizes: tests/node/s8-compute.test.mjs)
