@@ -7,7 +7,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 import { language, languageCodes } from '../web/js/languages.mjs';
-import { parseMarkup, markupProblems, hasNode } from '../web/js/markup.mjs';
+import { parseMarkup, markupProblems, hasNode, markupPlain } from '../web/js/markup.mjs';
+import { SECTIONS } from '../web/js/lesson-sections.mjs';
 
 // Latin words allowed OUTSIDE `isolates` / $math$ in prose: technical names
 // that read as one token. Anything longer than a word belongs in backticks.
@@ -99,12 +100,36 @@ export function checkMarkup(lang, dict) {
   return errors;
 }
 
+/**
+ * The "in short" note that ends a lesson section (pages/lesson.mjs renders `<id>.takeaway` under
+ * the title site.takeaway): every section up to the last chapter has one that says something
+ * (40 characters or more, no placeholder, which the page would show raw); the way out after the
+ * last chapter (the summary, the sources) has none.
+ */
+export function checkTakeaways(lang, dict, sections = SECTIONS) {
+  const errors = [];
+  const lastChapter = sections.findLastIndex((s) => !s.unnumbered);
+  if (!String(dict['site.takeaway'] || '').trim()) errors.push(`${lang}: "site.takeaway" (the note's title) is missing`);
+  sections.forEach((s, i) => {
+    const key = `${s.id}.takeaway`;
+    if (i > lastChapter) {
+      if (key in dict) errors.push(`${lang} "${key}": the ${s.id} section comes after the last chapter and has no takeaway`);
+      return;
+    }
+    if (typeof dict[key] !== 'string') { errors.push(`${lang}: section ${s.id} has no "${key}"`); return; }
+    const nodes = parseMarkup(dict[key]);
+    if (markupPlain(nodes).trim().length < 40) errors.push(`${lang} "${key}": too short to say anything`);
+    if (hasNode(nodes, 'ph')) errors.push(`${lang} "${key}": a placeholder, which the note has no value for`);
+  });
+  return errors;
+}
+
 /** All prose checks over {<lang>: dict, …} (every language of languages.mjs). */
 export function checkTexts(texts, allow = LATIN_ALLOW) {
   const errors = [...checkKeyParity(texts)];
   for (const lang of Object.keys(texts)) {
     const d = texts[lang] || {};
-    errors.push(...checkLetters(lang, d), ...checkLatin(lang, d, allow), ...checkMarkup(lang, d));
+    errors.push(...checkLetters(lang, d), ...checkLatin(lang, d, allow), ...checkMarkup(lang, d), ...checkTakeaways(lang, d));
   }
   return errors;
 }
