@@ -74,8 +74,13 @@ async function buildAllAndClose(page, waitOpts) {
   assertNoIssues(page);
   await page.close();
 }
-// two animation frames and a task: an observer callback due now has run
-const settle = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 50)))));
+// two animation frames and then a task: an observer callback due at the first frame's update
+// of the rendering has run (an order of events, not a time)
+const settle = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => {
+  const c = new MessageChannel();
+  c.port1.onmessage = () => r();
+  c.port2.postMessage(0);
+}))));
 
 for (const lang of LANGS) {
   test(`${lang}: far sections stay unbuilt (pending) while the reader stays on the first screen; mountAll builds them all, then data-lesson=ready`, T, async () => {
