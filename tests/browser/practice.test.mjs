@@ -338,8 +338,10 @@ describe('practice accessibility', () => {
       await exp.locator('[data-testid="try-choice"]').first().check();
       await exp.locator('[data-testid="try-commit"]').click();
       await page.waitForFunction((el) => el.dataset.revealed === 'true', await exp.elementHandle(), { timeout: 15000 });
-      // axe reads colours: wait until no transition or animation is running (not for a time)
-      await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
+      // axe reads colours: wait until every transition or animation that ends has ended (not
+      // for a time; an endless one, a spinner, is left running)
+      await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running' ||
+        a.effect?.getComputedTiming().endTime === Infinity));
       const v = await axeViolations(page);
       assert.equal(v.length, 0, `axe violations on practice ${lang} (interacted):\n${formatAxe(v)}`);
       assertNoIssues(page);
