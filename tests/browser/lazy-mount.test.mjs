@@ -201,6 +201,13 @@ test('fa practice, phone: one experiment is built on load, the next as the reade
 });
 
 test('ar practice: an item whose build throws shows the block-failure message in its place; the other items build', T, async () => {
+  // A browser of its own: in this file's browser the service worker an earlier test installed
+  // may serve myth-fact.mjs from its cache, past page.route (the test then depended on order).
+  const own = await launch();
+  try { await brokenMyth(own); } finally { await own.close(); }
+});
+
+async function brokenMyth(b) {
   const page = await newPage(b, { viewport: { width: PHONE_WIDTHS[0], height: 740 } });
   // the myth m05 throws when built (the served module is changed for this page only)
   await page.route('**/practice/blocks/myth-fact.mjs', async (route) => {
@@ -225,4 +232,4 @@ test('ar practice: an item whose build throws shows the block-failure message in
   assert.equal(r.block, 'ready', 'the block itself stays usable');
   assertNoIssues(page, { allowConsole: [/item failed Error: broken item/] });
   await page.close();
-});
+}
