@@ -11,7 +11,8 @@ import {
   engineWorkedExample, intlFormat, SECTION_IDS, DIGITS,
 } from './lesson-helpers.mjs';
 
-const T = { timeout: 45000 };
+// a hang detector, not a speed check: openLesson alone may wait 60 s on a loaded machine
+const T = { timeout: 180000 };
 let b;
 before(async () => { b = await launch(); });
 after(async () => { await b?.close(); });
