@@ -39,6 +39,7 @@ import { LANGUAGES, language, languageCodes, otherLanguages } from '../web/js/la
 import { writeServiceWorker, SW_SOURCE } from './sw-manifest.mjs';
 import { CSP } from './site-policy.mjs';
 import { SECTIONS, SECTION_NUMBERS } from '../web/js/lesson-sections.mjs';
+import { parseMarkup, markupPlain } from '../web/js/markup.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const WEB = path.join(ROOT, 'web');
@@ -78,17 +79,15 @@ function copyFile(src, dst) {
 }
 const esc = (s) => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
-// Plain HTML for a prose string in a static template: `x` → <bdi dir="ltr">, rest escaped.
+// Plain HTML for a prose string in a static template (web/js/markup.mjs reads the markup, as the
+// page does): `x` → <bdi dir="ltr">, **x** and $x$ → their text, the rest escaped.
 function staticText(s) {
-  return String(s)
-    .split(/(`[^`]*`)/)
-    .map((part) => (part.startsWith('`') && part.endsWith('`') && part.length > 1
-      ? `<bdi dir="ltr">${esc(part.slice(1, -1))}</bdi>`
-      : esc(part.replace(/\*\*/g, '').replace(/\$([^$]*)\$/g, '$1'))))
-    .join('');
+  const html = (nodes) => nodes.map((n) => (n.type === 'code' ? `<bdi dir="ltr">${esc(markupPlain(n.parts))}</bdi>`
+    : n.type === 'strong' ? html(n.parts) : esc(markupPlain([n])))).join('');
+  return html(parseMarkup(s));
 }
 
-const plainText = (s) => String(s).replace(/`|\*\*/g, '').replace(/\$([^$]*)\$/g, '$1');
+const plainText = (s) => markupPlain(String(s));
 
 // The <head> lines every lesson/practice page shares (web/pages/_head.html), written
 // where a template says {{head}}, then filled like the rest of the template.

@@ -7,6 +7,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 import { language, languageCodes } from '../web/js/languages.mjs';
+import { parseMarkup, markupProblems, hasNode, markupPlain } from '../web/js/markup.mjs';
+import { SECTIONS } from '../web/js/lesson-sections.mjs';
 
 // Latin words allowed OUTSIDE `isolates` / $math$ in prose: technical names
 // that read as one token. Anything longer than a word belongs in backticks.
@@ -21,13 +23,10 @@ export const LATIN_ALLOW = new Set([
   'seed', 'FSRS', 'e', 'exp', 'max', 'ln', 'log',
 ]);
 
-/** Remove `code`, $math$ and [placeholders] (the parts allowed to hold Latin). */
+/** The prose's plain text, each `code`, $math$ and [placeholder] (the parts allowed to hold Latin) a space. */
 export function stripIsolates(s) {
-  return String(s)
-    .replace(/\\[`$*[]/g, ' ')
-    .replace(/`[^`]*`/g, ' ')
-    .replace(/\$[^$]*\$/g, ' ')
-    .replace(/\[[A-Za-z_][A-Za-z0-9_.]*\]/g, ' ');
+  const text = (nodes) => nodes.map((n) => (n.type === 'text' ? n.s : n.type === 'strong' ? text(n.parts) : ' ')).join('');
+  return text(parseMarkup(s));
 }
 
 /** Latin words outside isolates that are not in the allow-list. */
@@ -87,24 +86,41 @@ export function checkLatin(lang, dict, allow = LATIN_ALLOW) {
   return errors;
 }
 
-/** Unbalanced backticks, $ or ** (they would swallow the rest of the string). */
+/** Unbalanced backticks, $ or ** (they would swallow the rest of the string), read by the page's parser. */
 export function checkMarkup(lang, dict) {
   const errors = [];
   for (const [key, value] of Object.entries(dict)) {
     if (!isProse(key)) continue;
-    const s = String(value).replace(/\\[`$*]/g, '');
-    const ticks = (s.match(/`/g) || []).length;
-    const noCode = s.replace(/`[^`]*`/g, '');
-    const dollars = (noCode.match(/\$/g) || []).length;
-    const stars = (noCode.replace(/\$[^$]*\$/g, '').match(/\*\*/g) || []).length;
-    if (ticks % 2) errors.push(`${lang} "${key}": unbalanced backtick`);
-    if (dollars % 2) errors.push(`${lang} "${key}": unbalanced $`);
-    if (stars % 2) errors.push(`${lang} "${key}": unbalanced **`);
     if (typeof value !== 'string') errors.push(`${lang} "${key}": value is not a string`);
+    for (const problem of markupProblems(value)) errors.push(`${lang} "${key}": ${problem}`);
     // Section titles are also printed as plain text (the static contents list, the lesson map,
     // the sticky bar), where $…$ would show as raw TeX: say it in words there.
-    if (/^[a-z0-9]+\.title$/.test(key) && /\$/.test(noCode)) errors.push(`${lang} "${key}": a section title holds $…$ math, which plain-text copies of it show raw`);
+    if (/^[a-z0-9]+\.title$/.test(key) && hasNode(parseMarkup(value), 'math')) errors.push(`${lang} "${key}": a section title holds $…$ math, which plain-text copies of it show raw`);
   }
+  return errors;
+}
+
+/**
+ * The "in short" note that ends a lesson section (pages/lesson.mjs renders `<id>.takeaway` under
+ * the title site.takeaway): every section up to the last chapter has one that says something
+ * (40 characters or more, no placeholder, which the page would show raw); the way out after the
+ * last chapter (the summary, the sources) has none.
+ */
+export function checkTakeaways(lang, dict, sections = SECTIONS) {
+  const errors = [];
+  const lastChapter = sections.findLastIndex((s) => !s.unnumbered);
+  if (!String(dict['site.takeaway'] || '').trim()) errors.push(`${lang}: "site.takeaway" (the note's title) is missing`);
+  sections.forEach((s, i) => {
+    const key = `${s.id}.takeaway`;
+    if (i > lastChapter) {
+      if (key in dict) errors.push(`${lang} "${key}": the ${s.id} section comes after the last chapter and has no takeaway`);
+      return;
+    }
+    if (typeof dict[key] !== 'string') { errors.push(`${lang}: section ${s.id} has no "${key}"`); return; }
+    const nodes = parseMarkup(dict[key]);
+    if (markupPlain(nodes).trim().length < 40) errors.push(`${lang} "${key}": too short to say anything`);
+    if (hasNode(nodes, 'ph')) errors.push(`${lang} "${key}": a placeholder, which the note has no value for`);
+  });
   return errors;
 }
 
@@ -113,7 +129,7 @@ export function checkTexts(texts, allow = LATIN_ALLOW) {
   const errors = [...checkKeyParity(texts)];
   for (const lang of Object.keys(texts)) {
     const d = texts[lang] || {};
-    errors.push(...checkLetters(lang, d), ...checkLatin(lang, d, allow), ...checkMarkup(lang, d));
+    errors.push(...checkLetters(lang, d), ...checkLatin(lang, d, allow), ...checkMarkup(lang, d), ...checkTakeaways(lang, d));
   }
   return errors;
 }

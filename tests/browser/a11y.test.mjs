@@ -40,9 +40,10 @@ for (const kind of Object.keys(OPEN)) {
 
       test(`${kind} ${lang}: axe-core finds no violation`, T_AXE, async () => {
         const page = wide ?? await OPEN[kind](b, lang, '', { viewport: { width: 1280, height: 900 } });
-        // Open every disclosure (heatmap data tables, reveals) so axe checks them too.
-        await page.evaluate(() => { for (const d of document.querySelectorAll('details')) d.open = true; });
-        await page.waitForTimeout(100);
+        // Open every disclosure (heatmap data tables, reveals) so axe checks them too; a fold
+        // builds its content on its 'toggle' event (a task after the change): wait for each.
+        await page.evaluate(() => Promise.all([...document.querySelectorAll('details:not([open])')].map((d) =>
+          new Promise((resolve) => { d.addEventListener('toggle', resolve, { once: true }); d.open = true; }))));
         const v = await axeViolations(page);
         assert.equal(v.length, 0, `axe violations on ${kind} ${lang}:\n${formatAxe(v)}`);
         assertNoIssues(page);

@@ -8,10 +8,12 @@ import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, newPage, url, assertNoIssues, byTestId, parseVisibleNumber, normaliseText, LANGS, SCREENSHOT_DIR } from './helpers.mjs';
 import { waitLesson, DIGITS } from './lesson-helpers.mjs';
+import { SECTIONS } from '../../web/js/lesson-sections.mjs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 
 const T = { timeout: 180000 };
+const TAKEAWAY = { fa: 'خلاصه', ar: 'الخلاصة' };   // the note's title, as a reader reads it
 
 // openLesson with more patience: on a shared 2-core machine under load the twelve sections
 // can take longer than lesson-helpers' 20 s to mount (this waits for the same hooks).
@@ -93,10 +95,10 @@ async function engineReference(page) {
 
 for (const lang of LANGS) {
   describe(`course path ${lang}`, () => {
-    test(`${lang}: the new sections render in order, with the engine's numbers and no console error`, T, async () => {
+    test(`${lang}: the sections render in order, each with its takeaway, with the engine's numbers and no console error`, T, async () => {
       const page = await openLesson(b, lang);
       const ids = await page.evaluate(() => [...document.querySelectorAll('main > section[id]')].map((s) => [s.id, s.dataset.state]));
-      assert.deepEqual(ids.map(([id]) => id), ['intro', 's1', 's2', 's3', 's4', 's5', 's6', 's7', 's8', 's9', 'heads', 'window', 'kvcache', 'summary', 'refs']);
+      assert.deepEqual(ids.map(([id]) => id), SECTIONS.map((s) => s.id), 'the page follows lesson-sections.mjs');
       assert.deepEqual(ids.filter(([, st]) => st !== 'ready'), [], 'every section ready');
       // the map lists every other section, linked, in page order
       const map = await byTestId(page, 'intro-map').evaluate((ol) => [...ol.querySelectorAll('a')].map((a) => a.getAttribute('href')));
@@ -157,6 +159,21 @@ for (const lang of LANGS) {
       for (const id of ['vaswani2017', 'milakov2018', 'rabe2021', 'dao2022', 'dao2023', 'su2021', 'chen2023', 'peng2023', 'pytorch-sdpa', 'article']) {
         assert.equal(await byTestId(page, `ref-${id}`).count(), 1, `reference ${id}`);
         assert.ok(cites.includes(`#ref-${id}`), `${id} is cited somewhere in the lesson`);
+      }
+      // each section's "in short" note (which sections have one: text-checks.mjs checkTakeaways)
+      // ends it, titled in the page's language and named by its title
+      const notes = await page.evaluate(() => [...document.querySelectorAll('main > section[id]')].map((sec) => {
+        const box = sec.querySelector(`[data-testid="${sec.id}-takeaway"]`);
+        return box && { id: sec.id, isLast: box === sec.lastElementChild, title: box.querySelector('.takeaway-title')?.textContent.trim(),
+          label: document.getElementById(box.getAttribute('aria-labelledby'))?.textContent.trim(),
+          text: box.querySelector('.takeaway-text')?.textContent.trim() ?? '' };
+      }).filter(Boolean));
+      assert.deepEqual(notes.map((n) => n.id), SECTIONS.slice(0, -2).map((s) => s.id), 'a note in every section but the summary and the sources');
+      for (const n of notes) {
+        assert.ok(n.isLast, `${n.id} ends with its takeaway`);
+        assert.equal(n.title, TAKEAWAY[lang], `${n.id}: the takeaway is titled in ${lang}`);
+        assert.equal(n.label, TAKEAWAY[lang], `${n.id}: the note is named by its title`);
+        assert.ok(n.text.length > 40 && !/\b[a-z]\d?\.takeaway\b/.test(n.text), `${n.id}: the note says something (${n.text})`);
       }
       assertNoIssues(page);
       await page.close();

@@ -91,31 +91,17 @@ export async function heatmapTexts(page, testid) {
     [...t.querySelectorAll('tbody tr')].map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent.trim())));
 }
 
-// Wait until fn() (async, returns a JSON-able value) differs from `before`.
-export async function waitChange(fn, before, { timeout = 8000, interval = 100 } = {}) {
+// Wait until fn() (async, returns a JSON-able value) differs from `before`, and return it.
+// For a recompute a section announces no state for; the limit only catches a hang.
+export async function waitChange(fn, before, { timeout = 60000, interval = 100 } = {}) {
   const start = Date.now();
   const b = JSON.stringify(before);
-  let cur;
-  while (Date.now() - start < timeout) {
-    cur = await fn();
-    if (JSON.stringify(cur) !== b) return cur;
-    await new Promise((r) => setTimeout(r, interval));
-  }
-  return cur;
-}
-
-// Wait until fn() is stable (same value twice in a row) – after a recompute.
-export async function settle(fn, { timeout = 8000, interval = 150 } = {}) {
-  const start = Date.now();
-  let prev = JSON.stringify(await fn());
-  while (Date.now() - start < timeout) {
-    await new Promise((r) => setTimeout(r, interval));
+  for (;;) {
     const cur = await fn();
-    const s = JSON.stringify(cur);
-    if (s === prev) return cur;
-    prev = s;
+    if (JSON.stringify(cur) !== b) return cur;
+    if (Date.now() - start > timeout) throw new Error(`no change within ${timeout} ms from ${b.slice(0, 200)}`);
+    await new Promise((r) => setTimeout(r, interval));
   }
-  return fn();
 }
 
 // Compute in the page with the engine module itself (not the lesson's worker):

@@ -5,7 +5,7 @@
 //    file, launched by helpers.mjs with a fresh temporary profile),
 // 3. always stops the server and the test processes (and with them
 //    Chromium), and exits with the test runner's code.
-// Output ends with node:test's summary. Options: extra args are passed to
+// Output ends with node:test's summary and the ten slowest tests. Options: extra args are passed to
 // `node --test` (e.g. --test-name-pattern=causal); TEST_FILES=a,b limits files;
 // BASE_URL=http://… skips starting the server.
 import { spawn } from 'node:child_process';
@@ -105,7 +105,11 @@ async function main() {
   }
 
   const concurrency = process.env.BROWSER_TEST_CONCURRENCY || '2';
-  const args = ['--test', `--test-concurrency=${concurrency}`, ...process.argv.slice(2), ...testFiles];
+  // node:test's usual reporter on stdout, and every test's duration to a file for the end
+  const durationsFile = path.join(PROFILE_ROOT, 'durations.jsonl');
+  const reporters = ['--test-reporter', process.stdout.isTTY ? 'spec' : 'tap', '--test-reporter-destination', 'stdout',
+    '--test-reporter', path.join(HERE, 'durations-reporter.mjs'), '--test-reporter-destination', durationsFile];
+  const args = ['--test', `--test-concurrency=${concurrency}`, ...reporters, ...process.argv.slice(2), ...testFiles];
   const runner = track(spawn(process.execPath, args, {
     cwd: REPO,
     env: { ...process.env, BASE_URL: base, BROWSER_PROFILE_ROOT: PROFILE_ROOT },
@@ -118,7 +122,19 @@ async function main() {
   }, WATCHDOG_MS);
   const code = await new Promise((resolve) => runner.on('exit', (c, sig) => resolve(c ?? (sig ? 1 : 0))));
   clearTimeout(watchdog);
+  printSlowest(durationsFile, 10);
   return code;
+}
+
+// The n slowest tests of the run, slowest first (where a faster suite would gain most).
+function printSlowest(file, n) {
+  if (!existsSync(file)) return;
+  const runs = readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  runs.sort((a, b) => b.ms - a.ms);
+  console.log(`# the ${Math.min(n, runs.length)} slowest of ${runs.length} browser tests:`);
+  for (const r of runs.slice(0, n)) {
+    console.log(`#   ${(r.ms / 1000).toFixed(1).padStart(6)} s  ${path.basename(r.file || '?')}  ${r.name}${r.failed ? '  (failed)' : ''}`);
+  }
 }
 
 let code = 1;

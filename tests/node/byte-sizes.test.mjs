@@ -5,6 +5,10 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { scoreBytes, readable } from '../../web/js/byte-sizes.mjs';
 import { formatNumber, parseNumber } from '../../web/js/numerals.mjs';
+import { setText, t } from '../../web/js/i18n.mjs';
+import { DTYPES } from '../../web/js/sections/s7-quadratic-cost.mjs';
+import { loadTextDir } from '../../build-scripts/text-checks.mjs';
+import { fileURLToPath } from 'node:url';
 
 test('the largest case is exactly 2^72 bytes, every digit kept', () => {
   const b = scoreBytes({ n: 4194304, bytesPerElement: 4, heads: 256, layers: 256, batch: 1024 });
@@ -66,6 +70,8 @@ test('parseNumber {integer}: commas group digits in every script', () => {
   ok('۱۲۸,۰۰۰', 128000);
   ok('١٢٨،٠٠٠', 128000);       // Arabic comma
   ok('٤٬١٩٤٬٣٠٤', 4194304);
+  ok('4,194,304', 4194304);
+  ok('٣٬٠٠٠', 3000);           // Arabic-Indic digits typed on the Persian page
   ok('1.5', 1.5);              // a decimal point is still a decimal point: the field refuses the fraction
   bad('1,5', 'invalid');        // in a whole-number field this is a malformed group, not 1.5
   bad('12,34', 'invalid');
@@ -73,6 +79,22 @@ test('parseNumber {integer}: commas group digits in every script', () => {
   // without the option the old rules hold
   assert.deepEqual(parseNumber('128,000'), { ok: false, reason: 'ambiguous' });
   assert.deepEqual(parseNumber('1,5'), { ok: true, value: 1.5 });
+});
+
+// review-ar-5 #3: the dropdown names the types as the lesson does (float32, float16, bfloat16);
+// the URL values stay fp32/fp16/bf16 (links and tests use them).
+test('section 7: the dtype options are named float32/float16/bfloat16 in every edition, values unchanged', () => {
+  assert.deepEqual(Object.keys(DTYPES), ['fp32', 'fp16', 'bf16']);
+  const { texts } = loadTextDir(fileURLToPath(new URL('../../web/text', import.meta.url)));
+  for (const [lang, dict] of Object.entries(texts)) {
+    setText(lang, dict);
+    for (const [value, name] of [['fp32', 'float32'], ['fp16', 'float16'], ['bf16', 'bfloat16']]) {
+      // as s7-quadratic-cost.mjs builds the option's label
+      const label = t('s7.calc.dtypeOpt', { name: t(`s7.calc.dtypeName.${value}`), b: DTYPES[value] });
+      assert.ok(label.includes(name), `${lang}: ${name} in ${label}`);
+      assert.ok(!/\bfp\d|\bbf16/.test(label), `${lang}: no fp32/fp16/bf16 shown: ${label}`);
+    }
+  }
 });
 
 function pick(r) { return [r.unit, Math.round(r.value * 100) / 100, r.fractionDigits]; }

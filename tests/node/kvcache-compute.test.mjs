@@ -1,11 +1,12 @@
 // Chapter 12's compute module (web/js/sections/kvcache-compute.mjs) on the real engine:
 // the calculator's BigInt cache formula against the engine's own kvCache handle .bytes(),
-// the cost closed forms against sums of engine counts, the intensity ratios, and the presets.
+// the cost closed forms against sums of engine counts, the intensity ratios, the presets, and
+// what the step-through shows at each step against the engine's attention recomputed here.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { loadEngine } from './engine-fixtures.mjs';
-import { kvCacheBytes, computeCalculator, computeCost, computeIntensity, computeTrace, tokensKept, TRACE_SHAPE, handExample, HAND_MACHINE } from '../../web/js/sections/kvcache-compute.mjs';
+import { kvCacheBytes, computeCalculator, computeCost, computeIntensity, computeTrace, traceStep, tokensKept, TRACE_SHAPE, handExample, HAND_MACHINE } from '../../web/js/sections/kvcache-compute.mjs';
 import { PRESETS, MODEL_KEYS } from '../../web/js/sections/kvcache-presets.mjs';
 
 const engine = await loadEngine();
@@ -109,4 +110,39 @@ test('the hand example: 1000 trillion operations over 3 trillion bytes per secon
   // a short prompt's prefill is still memory-bound: the share is below one, not clamped
   const short = handExample(await computeIntensity(engine, { headsQ: p.headsQ, headsKv: p.headsKv, dHead: p.dHead, S: 16, P: 16, bytesPerElement: 2 }));
   assert.ok(short.prefillBusy < 1);
+});
+
+// What the step-through shows (the browser checks only that the page shows this): at each step
+// the cached keys of each key/value head are the first `length` rows of its K (drawn here from
+// the same seed), and the newest row's weights of each query head equal one causal attention
+// call over that row's keys.
+test('traceStep: the cached keys and the newest row\'s weights at every step equal the engine', async () => {
+  const S = TRACE_SHAPE, N = S.prompt + S.steps, G = S.headsQ / S.headsKv;
+  const trace = await computeTrace(engine);
+  const q = engine.randomNormal({ seed: S.seed, rows: S.headsQ * N, cols: S.dk });
+  const k = engine.randomNormal({ seed: S.seed + 1, rows: S.headsKv * N, cols: S.dk });
+  const v = engine.randomNormal({ seed: S.seed + 2, rows: S.headsKv * N, cols: S.dv });
+  const rowsOf = (m, a, b) => ({ rows: b - a, cols: m.cols, data: m.data.slice(a * m.cols, b * m.cols) });
+  for (let step = 0; step <= S.steps; step++) {
+    const view = traceStep(trace, step);
+    const length = step === 0 ? S.prompt : S.prompt + step;
+    assert.equal(view.step.length, length, `step ${step}`);
+    assert.equal(view.step.kind, step === 0 ? 'prefill' : 'decode');
+    assert.equal(view.keys.length, S.headsKv);
+    for (let g = 0; g < S.headsKv; g++) {
+      assert.deepEqual([view.keys[g].rows, view.keys[g].cols], [length, S.dk]);
+      assert.deepEqual(Array.from(view.keys[g].data), Array.from(rowsOf(k, g * N, g * N + length).data), `step ${step} head ${g}: cached keys`);
+    }
+    // the newest row: the last prompt row at the prefill, the new token after
+    const row = length - 1;
+    assert.deepEqual([view.weights.rows, view.weights.cols], [S.headsQ, row + 1]);
+    for (let h = 0; h < S.headsQ; h++) {
+      const g = Math.floor(h / G);
+      const one = engine.attention({ q: rowsOf(q, h * N, h * N + row + 1), k: rowsOf(k, g * N, g * N + row + 1),
+        v: rowsOf(v, g * N, g * N + row + 1), causal: true, returnWeights: true });
+      const want = one.weights.data.subarray(row * (row + 1), (row + 1) * (row + 1));
+      const got = view.weights.data.subarray(h * (row + 1), (h + 1) * (row + 1));
+      for (let j = 0; j <= row; j++) assert.ok(Math.abs(got[j] - want[j]) < 1e-6, `step ${step} query head ${h} key ${j}: ${got[j]} vs ${want[j]}`);
+    }
+  }
 });

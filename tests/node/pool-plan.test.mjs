@@ -5,7 +5,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  visiblePairs, attentionFlops, defaultTaskRows, planTasks, planCall, planHeads, checkRowsFor, SHORT_CALL_PAIRS,
+  pairsInRows, attentionFlops, defaultTaskRows, planTasks, planCall, planHeads, checkRowsFor, SHORT_CALL_PAIRS,
 } from '../../web/js/pool-plan.mjs';
 import { loadEngine } from './engine-fixtures.mjs';
 
@@ -19,12 +19,12 @@ const brutePairs = (r0, r1, { keys, causal, rowOffset = 0, window = 0 }) => {
   return s;
 };
 
-test('visiblePairs equals counting pair by pair (causal, offsets, L≠S)', () => {
+test('pairsInRows equals counting pair by pair (causal, offsets, L≠S)', () => {
   for (const keys of [1, 5, 17]) {
     for (const rowOffset of [0, 3, 20]) {
       for (const [r0, r1] of [[0, 0], [0, 1], [0, 9], [4, 13], [10, 30], [16, 17]]) {
         for (const causal of [false, true]) {
-          assert.equal(visiblePairs(r0, r1, { keys, causal, rowOffset }), brutePairs(r0, r1, { keys, causal, rowOffset }),
+          assert.equal(pairsInRows(r0, r1, { keys, causal, rowOffset }), brutePairs(r0, r1, { keys, causal, rowOffset }),
             `keys ${keys} off ${rowOffset} [${r0}, ${r1}) causal ${causal}`);
         }
       }
@@ -32,19 +32,43 @@ test('visiblePairs equals counting pair by pair (causal, offsets, L≠S)', () =>
   }
 });
 
-test('visiblePairs with a window equals counting pair by pair (causal or band, offsets, L≠S, w = 1, w >= n)', () => {
+test('pairsInRows with a window equals counting pair by pair (causal or band, offsets, L≠S, w = 1, w >= n)', () => {
   for (const keys of [1, 5, 17, 40]) {
     for (const rowOffset of [0, 3, 20, 50]) {
       for (const window of [1, 2, 4, 7, 16, 64]) {
         for (const [r0, r1] of [[0, 0], [0, 1], [0, 9], [4, 13], [10, 30], [16, 17], [0, 60]]) {
           for (const causal of [false, true]) {
             const o = { keys, causal, rowOffset, window };
-            assert.equal(visiblePairs(r0, r1, o), brutePairs(r0, r1, o), JSON.stringify({ r0, r1, ...o }));
+            assert.equal(pairsInRows(r0, r1, o), brutePairs(r0, r1, o), JSON.stringify({ r0, r1, ...o }));
           }
         }
       }
     }
   }
+});
+
+// The page plans with its own pair count (pairsInRows); the engine's visiblePairs is the rule's
+// one home: the two must agree on every shape the pool can be given.
+test('pairsInRows equals engine.visiblePairs over a sweep of shapes (windows, causal, L≠S, offsets, sub-ranges)', async () => {
+  const engine = await loadEngine();
+  let shapes = 0;
+  for (const L of [1, 2, 7, 16, 33]) {
+    for (const S of [1, 3, 7, 16, 40]) {
+      for (const causal of [false, true]) {
+        for (const window of [0, 1, 2, 5, 16, 64]) {
+          for (const rowOffset of [0, 1, 6, 39]) {
+            const o = { keys: S, causal, window, rowOffset };
+            assert.equal(pairsInRows(0, L, o), engine.visiblePairs({ L, S, causal, window, rowOffset }), JSON.stringify({ L, ...o }));
+            const r0 = Math.floor(L / 3), r1 = L - Math.floor(L / 4);
+            assert.equal(pairsInRows(r0, r1, o), engine.visiblePairs({ L: r1 - r0, S, causal, window, rowOffset: rowOffset + r0 }),
+              JSON.stringify({ r0, r1, ...o }));
+            shapes++;
+          }
+        }
+      }
+    }
+  }
+  assert.equal(shapes, 1200);
 });
 
 test('task costs with a window equal engine.visiblePairs for the same rows', async () => {
@@ -202,7 +226,7 @@ test('planHeads: whole key/value groups per task, each group in one task, rows h
       assert.ok(t.g1 > t.g0);
       for (let g = t.g0; g < t.g1; g++) seen[g]++;
       assert.deepEqual([t.r0, t.r1], [t.g0 * G * L, t.g1 * G * L]);
-      assert.equal(t.cost, (t.g1 - t.g0) * G * visiblePairs(0, L, { keys: S, causal: true, window: 3 }));
+      assert.equal(t.cost, (t.g1 - t.g0) * G * pairsInRows(0, L, { keys: S, causal: true, window: 3 }));
     }
     assert.ok(seen.every((x) => x === 1), `${headsQ}/${headsKv}: every group in exactly one task`);
     assert.equal(p.tasks.length, Math.min(headsKv, workers));

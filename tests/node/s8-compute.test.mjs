@@ -89,6 +89,53 @@ test('the tile grid: every tile counted once; computed entries cover the visible
   assert.equal(classifyTile(0, 4, 0, 4), 'partial');
 });
 
+// The step-through's causal option: row i's causal trace is the plain trace over keys 0…i
+// (the same tiles, the same output), and it ends at the engine's causal materialized row.
+test('the causal trace of row i equals the plain trace over keys 0…i and the causal row', async () => {
+  for (const [keys, block] of [[10, 3], [16, 4], [7, 2], [12, 5], [5, 1], [9, 16]]) {
+    for (const row of new Set([0, 2, Math.floor(keys / 2), keys - 1])) {
+      const seed = 7;
+      const q = engine.randomNormal({ seed, rows: keys, cols: 4 });
+      const k = engine.randomNormal({ seed: seed + 1, rows: keys, cols: 4 });
+      const v = engine.randomNormal({ seed: seed + 2, rows: keys, cols: DV });
+      const r = await computeTrace(engine, { keys, block, seed, row, causal: true });
+      const prefix = engine.onlineSoftmaxTrace({
+        q: { rows: 1, cols: 4, data: q.data.slice(row * 4, row * 4 + 4) },
+        k: { rows: row + 1, cols: 4, data: k.data.slice(0, (row + 1) * 4) },
+        v: { rows: row + 1, cols: DV, data: v.data.slice(0, (row + 1) * DV) }, row: 0, blockK: block,
+      });
+      const where = `keys ${keys} block ${block} row ${row}`;
+      assert.equal(r.trace.steps.length, prefix.steps.length, `${where}: the tiles of keys 0…i`);
+      for (let i = 0; i < DV; i++) assert.ok(Math.abs(r.trace.out[i] - prefix.out[i]) <= 1e-6, `${where}: output ${i}`);
+      const causalRow = engine.attention({ q, k, v, causal: true, variant: 'materialized' }).out.data.slice(row * DV, (row + 1) * DV);
+      for (let i = 0; i < DV; i++) assert.ok(Math.abs(r.mat[i] - causalRow[i]) <= 1e-7, `${where}: the materialized causal row`);
+    }
+  }
+});
+
+// The grid the page draws says of each (query tile, key tile) what the engine's causal weights
+// say: no visible entry → skipped, every entry visible → full, else partly masked.
+test('the tile grid classifies every tile as the engine\'s causal weights do, and counts their visible entries', () => {
+  for (const [keys, block] of [[10, 3], [16, 4], [7, 2], [12, 5], [5, 1], [9, 16], [16, 1], [13, 6]]) {
+    const q = engine.randomNormal({ seed: 7, rows: keys, cols: 4 });
+    const k = engine.randomNormal({ seed: 8, rows: keys, cols: 4 });
+    const v = engine.randomNormal({ seed: 9, rows: keys, cols: DV });
+    const w = engine.attention({ q, k, v, causal: true, variant: 'materialized', returnWeights: true }).weights.data;
+    const g = tileGrid(keys, block, true);
+    let visible = 0;
+    for (let qt = 0; qt < g.T; qt++) {
+      for (let kt = 0; kt < g.T; kt++) {
+        const [q0, q1] = g.span(qt), [k0, k1] = g.span(kt);
+        let seen = 0, all = 0;
+        for (let i = q0; i < q1; i++) for (let j = k0; j < k1; j++) { all++; if (w[i * keys + j] > 0) seen++; }
+        visible += seen;
+        assert.equal(g.kinds[qt][kt], seen === 0 ? 'skip' : seen === all ? 'full' : 'partial', `keys ${keys} block ${block}: tile ${qt},${kt} (${seen} of ${all})`);
+      }
+    }
+    assert.equal(g.visible, visible, `keys ${keys} block ${block}: visible pairs = the engine weights that are not zero`);
+  }
+});
+
 // ---- part 2, at lengths Node runs in well under a second
 const withPool = async (fn) => {
   const pool = createEnginePool({ size: 2 });

@@ -8,7 +8,7 @@ import os from 'node:os';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import {
-  checkKeyParity, checkLetters, checkLatin, checkMarkup, checkTexts, checkPageHtml,
+  checkKeyParity, checkLetters, checkLatin, checkMarkup, checkTexts, checkPageHtml, checkTakeaways,
   latinOutsideIsolates, loadTextDir, LATIN_ALLOW,
   checkTerms, checkTermsShape, variantRegExp, TERMS_FILE,
 } from '../../build-scripts/text-checks.mjs';
@@ -236,4 +236,24 @@ test('fa terms: the chapters 10–12 terms are enforced (a planted variant of ea
   for (const key of Object.keys(planted)) assert.ok(errors.some((e) => e.includes(`"${key}"`)), `${key} is caught`);
   // and the real prose keeps «بُرد» only for the range of a number format
   assert.deepEqual(checkTerms('fa', { 's2.weightsText': 'بُردی محدود', 's7.calc.formula': 'همان بُرد' }, terms.fa), []);
+});
+
+// Every lesson section up to the last chapter ends with an "in short" note (pages/lesson.mjs),
+// the summary and the sources with none: a build check over the text and lesson-sections.mjs.
+test('takeaways: each section up to the last chapter has one that says something; the way out has none', () => {
+  const { texts } = loadTextDir(path.join(ROOT, 'web', 'text'));
+  for (const lang of ['fa', 'ar']) assert.deepEqual(checkTakeaways(lang, texts[lang]), [], lang);
+  const fa = { ...texts.fa };
+  delete fa['s5.takeaway'];
+  fa['s6.takeaway'] = 'کوتاه';
+  fa['s7.takeaway'] = fa['s7.takeaway'] + ' [n]';
+  fa['refs.takeaway'] = fa['s8.takeaway'];
+  delete fa['site.takeaway'];
+  assert.deepEqual(checkTakeaways('fa', fa), [
+    'fa: "site.takeaway" (the note\'s title) is missing',
+    'fa: section s5 has no "s5.takeaway"',
+    'fa "s6.takeaway": too short to say anything',
+    'fa "s7.takeaway": a placeholder, which the note has no value for',
+    'fa "refs.takeaway": the refs section comes after the last chapter and has no takeaway',
+  ]);
 });

@@ -7,7 +7,10 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { loadEngine } from './engine-fixtures.mjs';
-import { computeBand, computeReach, predictRatio, reachFormula, runSizes } from '../../web/js/sections/window-compute.mjs';
+import { computeBand, computeReach, predictRatio, reachFormula, rowsSentence, runSizes } from '../../web/js/sections/window-compute.mjs';
+import { setText, t, tPlural } from '../../web/js/i18n.mjs';
+import { loadTextDir } from '../../build-scripts/text-checks.mjs';
+import { fileURLToPath } from 'node:url';
 
 const engine = await loadEngine();
 
@@ -73,4 +76,62 @@ test('long run: predicted ratio is visiblePairs(window) / visiblePairs(causal) a
   assert.deepEqual(runSizes(16384), [2048, 4096, 8192, 16384]);
   assert.deepEqual(runSizes(2048), [2048]);
   assert.equal(runSizes(131072).at(-1), 131072);
+});
+
+// The sentence under the band names the keys the first, the last and (without the mask) the
+// widest row see, each with the noun that agrees with its count, in every edition; and never
+// more keys than there are (2w − 1 > n, ar review 17). Rendered as window.mjs renders it, with
+// Latin digits to compare.
+test('the band\'s sentence: the engine\'s counts, each with the noun that agrees with it', async () => {
+  const { texts } = loadTextDir(fileURLToPath(new URL('../../web/text', import.meta.url)));
+  const AR = { 1: 'مفتاحًا واحدًا', 2: 'مفتاحين', 3: '3 مفاتيح', 4: '4 مفاتيح', 5: '5 مفاتيح', 10: '10 مفاتيح', 12: '12 مفتاحًا', 16: '16 مفتاحًا', 19: '19 مفتاحًا' };
+  const form = (lang, k) => (lang === 'ar' ? AR[k] : `${k} کلید`);
+  const cases = [
+    [{ n: 12, w: 4, causal: true }, { first: 1, last: 4 }],
+    [{ n: 12, w: 12, causal: true }, { first: 1, last: 12 }],
+    [{ n: 12, w: 2, causal: true }, { first: 1, last: 2 }],
+    [{ n: 12, w: 3, causal: false }, { both: 5, first: 3, last: 3 }],
+    [{ n: 16, w: 10, causal: false }, { both: 16, first: 10, last: 10 }],   // 2w − 1 = 19 > n = 16
+  ];
+  for (const [p, want] of cases) {
+    const b = await computeBand(engine, p);
+    const { key, counts } = rowsSentence(b);
+    assert.deepEqual(Object.fromEntries(Object.keys(want).map((k) => [k, counts[k]])), want, JSON.stringify(p));
+    for (const lang of ['fa', 'ar']) {
+      setText(lang, texts[lang], { latinDigits: true });
+      const keys = (k) => tPlural('window.band.keys', k);
+      const text = t(key, { w: p.w, prev: p.w - 1, n: p.n, both: keys(counts.both), first: keys(counts.first), last: keys(counts.last) });
+      for (const k of Object.values(want)) assert.ok(text.includes(form(lang, k)), `${lang}: «${form(lang, k)}» in «${text}» (${JSON.stringify(p)})`);
+      assert.doesNotMatch(text, lang === 'ar' ? /\d+ مفتاح[،.]/ : /کلید کلید/, `${lang}: «${text}»`);
+      assert.ok(!text.includes(form(lang, 19)), `${lang}: no row sees more keys than there are: «${text}»`);
+    }
+  }
+});
+
+// w = 1: each row sees itself only, with or without the mask; the sentence says so in words, and the
+// keys before a row (w − 1) agree with their count, never a bare number before «من المفاتيح» or a zero count.
+test('rowsSentence: w = 1 is said in words, and the keys before a row agree with their count', async () => {
+  const AR = { 1: 'مفتاحًا واحدًا', 2: 'مفتاحين', 3: '3 مفاتيح', 11: '11 مفتاحًا' };
+  for (const [p, prev] of [
+    [{ n: 12, w: 2, causal: true }, 1], [{ n: 12, w: 3, causal: true }, 2], [{ n: 12, w: 4, causal: false }, 3],
+    [{ n: 16, w: 12, causal: false }, 11], [{ n: 12, w: 1, causal: true }, 0], [{ n: 12, w: 1, causal: false }, 0],
+  ]) {
+    const b = await computeBand(engine, p);
+    const { key, counts } = rowsSentence(b);
+    if (!prev) {
+      assert.equal(key, 'window.band.rowsSelf');
+      assert.deepEqual(b.perRow, new Array(p.n).fill(1));
+    }
+    for (const lang of ['fa', 'ar']) {
+      setText(lang, texts[lang], { latinDigits: true });
+      const keys = (k) => tPlural('window.band.keys', k);
+      const text = t(key, { w: p.w, prev: p.w - 1, prevKeys: prev ? keys(prev) : '', n: p.n,
+        both: keys(counts.both), first: keys(counts.first), last: keys(counts.last) });
+      assert.doesNotMatch(text, /(^|[^\d])0 (مفتاح|کلید)/, `${lang} ${JSON.stringify(p)}: «${text}»`);
+      if (lang === 'ar') {
+        assert.doesNotMatch(text, /\d+ من (المفاتيح|كل جهة)/, `${JSON.stringify(p)}: «${text}»`);
+        if (prev) assert.ok(text.includes(AR[prev]), `«${AR[prev]}» in «${text}» (${JSON.stringify(p)})`);
+      }
+    }
+  }
 });

@@ -29,6 +29,7 @@
 import { formatNumber, ltrNumber, latinizeText, localizeDigits } from './numerals.mjs';
 import { defaultLanguage } from './languages.mjs';
 import { texToText } from './tex-speech.mjs';
+import { parseMarkup } from './markup.mjs';
 
 let dict = {};
 let currentLang = defaultLanguage();
@@ -87,51 +88,6 @@ function raw(id) {
   if (has(id)) return String(dict[id]);
   if (!warned.has(id)) { warned.add(id); console.warn('i18n: missing text', id); }
   return `⟦${id}⟧`;
-}
-
-// ---------------------------------------------------------------- parser
-// parseMarkup(str) → [{type:'text', s} | {type:'ph', name} | {type:'code', parts} |
-//                     {type:'math', s} | {type:'strong', parts}]
-export function parseMarkup(str) {
-  return parseRun(String(str), 0, null).nodes;
-}
-
-const PH = /^\[([A-Za-z_][A-Za-z0-9_.]*)\]/;
-
-function parseRun(s, i, closer) {
-  const nodes = [];
-  let buf = '';
-  const flush = () => { if (buf) { nodes.push({ type: 'text', s: buf }); buf = ''; } };
-  while (i < s.length) {
-    if (closer === '**' && s.startsWith('**', i)) { flush(); return { nodes, i: i + 2 }; }
-    if (closer === '`' && s[i] === '`') { flush(); return { nodes, i: i + 1 }; }
-    const c = s[i];
-    if (c === '\\' && i + 1 < s.length && '`$*[\\'.includes(s[i + 1])) { buf += s[i + 1]; i += 2; continue; }
-    if (closer !== '`' && c === '`') {
-      flush();
-      const r = parseRun(s, i + 1, '`');
-      nodes.push({ type: 'code', parts: r.nodes });
-      i = r.i; continue;
-    }
-    if (closer !== '`' && c === '$') {
-      let j = i + 1;
-      while (j < s.length && !(s[j] === '$' && s[j - 1] !== '\\')) j++;
-      if (j < s.length) { flush(); nodes.push({ type: 'math', s: s.slice(i + 1, j) }); i = j + 1; continue; }
-    }
-    if (closer === null && s.startsWith('**', i)) {
-      flush();
-      const r = parseRun(s, i + 2, '**');
-      nodes.push({ type: 'strong', parts: r.nodes });
-      i = r.i; continue;
-    }
-    if (c === '[') {
-      const m = PH.exec(s.slice(i, i + 64));
-      if (m) { flush(); nodes.push({ type: 'ph', name: m[1] }); i += m[0].length; continue; }
-    }
-    buf += c; i++;
-  }
-  flush();
-  return { nodes, i };
 }
 
 // ---------------------------------------------------------------- rendering

@@ -21,15 +21,18 @@ import { codedError } from './transport.mjs';
 const isCount = (x) => Number.isInteger(x) && x >= 1;
 
 /**
- * Number of (query, key) pairs the engine computes for query rows [r0, r1)
- * under its visibility rule (engine/README.md, engine/src/visibility.hpp):
+ * Number of (query, key) pairs the engine computes for query rows [r0, r1) of a call
+ * (its cost, for planning on the page without a round trip to a worker): the engine's
+ * visiblePairs for those rows, restated here because the plan is made synchronously, and
+ * tied to the engine's count over a sweep of shapes by tests/node/pool-plan.test.mjs.
+ * The rule (engine/README.md, engine/src/visibility.hpp):
  * with pos = i + rowOffset, `causal` keeps keys j <= pos, a `window` w > 0 keeps
  * pos - w < j with causal and |pos - j| < w without; S = keys. Exact and O(1):
  * the keys row pos sees, min(hi, S - 1) - max(lo, 0) + 1 (at least 0), is linear
  * in pos between a few kinks, so each piece is an arithmetic series.
  * (queryPeriod is not counted here: the pool does not split such calls.)
  */
-export function visiblePairs(r0, r1, { keys, causal = false, rowOffset = 0, window = 0 }) {
+export function pairsInRows(r0, r1, { keys, causal = false, rowOffset = 0, window = 0 }) {
   if (r1 <= r0) return 0;
   const S = keys, w = window > 0 ? window : 0;
   const seen = (pos) => {
@@ -54,10 +57,10 @@ export function visiblePairs(r0, r1, { keys, causal = false, rowOffset = 0, wind
  * Q·Kᵀ (d_k) and in W·V (d_v) for every pair. Without a window, causal counts
  * half of L×S (so d_k = d_v = d gives 4·L·S·d, or 2·n²·d when causal, the
  * convention of every row of the bench); with a window w > 0 the exact visible
- * pairs (visiblePairs), since half of L×S would overstate a banded run n/(2w)-fold.
+ * pairs (pairsInRows), since half of L×S would overstate a banded run n/(2w)-fold.
  */
 export function attentionFlops({ L, S, dk, dv = dk, causal = false, window = 0, rowOffset = 0 }) {
-  if (window > 0) return 2 * (dk + dv) * visiblePairs(0, L, { keys: S, causal, window, rowOffset });
+  if (window > 0) return 2 * (dk + dv) * pairsInRows(0, L, { keys: S, causal, window, rowOffset });
   return (causal ? 1 : 2) * L * S * (dk + dv);
 }
 
@@ -96,7 +99,7 @@ export function planTasks({ rows, keys, taskRows, causal = false, rowOffset = 0,
   const tasks = [];
   for (let r0 = 0, i = 0; r0 < rows; r0 += taskRows, i++) {
     const r1 = Math.min(rows, r0 + taskRows);
-    tasks.push({ index: i, r0, r1, rowOffset: rowOffset + r0, cost: visiblePairs(r0, r1, { keys, causal, rowOffset, window }) });
+    tasks.push({ index: i, r0, r1, rowOffset: rowOffset + r0, cost: pairsInRows(r0, r1, { keys, causal, rowOffset, window }) });
   }
   const byCost = order === 'cost' || (order === 'auto' && causal);
   if (byCost) tasks.sort((a, b) => b.cost - a.cost || a.index - b.index);
@@ -159,7 +162,7 @@ export function planHeads({ headsQ, headsKv, rows, keys, workers, causal = false
   if (headsQ % headsKv !== 0) throw codedError('BadArgument', `${fn}: headsQ ${headsQ} is not a multiple of headsKv ${headsKv}`);
   const G = headsQ / headsKv;
   const w = isCount(workers) ? workers : 1;
-  const perHead = visiblePairs(0, rows, { keys, causal, rowOffset, window });
+  const perHead = pairsInRows(0, rows, { keys, causal, rowOffset, window });
   // Without groupsPerTask: min(H_kv, workers) tasks whose sizes differ by at most one group.
   const count = groupsPerTask ? Math.ceil(headsKv / groupsPerTask) : Math.min(headsKv, w);
   const tasks = [];

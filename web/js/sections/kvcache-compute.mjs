@@ -4,6 +4,8 @@
 // and plain parameters, and returns plain numbers / BigInts. No DOM, no prose.
 //
 //   computeTrace(engine, shape)            → engine.generationTrace (prefill + decode steps)
+//   traceStep(trace, step, shape)          → what the step-through shows at one step: the cached keys
+//                                            of each key/value head and the newest row's weights
 //   computeCost(engine, lengths)           → pairs per generated token and in total, with / without a cache
 //   computeIntensity(engine, shape)        → flops and bytes of one decode step and of a prefill
 //   kvCacheBytes(shape)                    → exact cache bytes (BigInt), the calculator's formula
@@ -20,6 +22,24 @@ export const TRACE_SHAPE = Object.freeze({ prompt: 4, steps: 8, headsQ: 4, heads
 
 export async function computeTrace(engine, shape = TRACE_SHAPE) {
   return engine.generationTrace({ ...shape });
+}
+
+/**
+ * One step of the step-through (step 0 is the prefill): the engine's record of it, the keys
+ * each key/value head has cached by then (rows 0…length−1, no window), and the newest row's
+ * weights, one row per query head over the keys it may use (the row's causal prefix).
+ * → { step: trace.trace[step], keys: [{rows, cols, data}] per key/value head, weights: {rows, cols, data} }
+ */
+export function traceStep(trace, step, shape = TRACE_SHAPE) {
+  const s = trace.trace[step];
+  const N = shape.prompt + shape.steps;
+  const keys = Array.from({ length: shape.headsKv }, (_, hd) => ({
+    rows: s.length, cols: shape.dk, data: Float32Array.from(trace.k.data.subarray(hd * N * shape.dk, (hd * N + s.length) * shape.dk)),
+  }));
+  const row = s.first + s.rows - 1, cols = row + 1;
+  const w = new Float32Array(shape.headsQ * cols);
+  for (let q = 0; q < shape.headsQ; q++) w.set(trace.weights[q].data.subarray(row * N, row * N + cols), q * cols);
+  return { step: s, keys, weights: { rows: shape.headsQ, cols, data: w } };
 }
 
 /**

@@ -31,7 +31,7 @@ import { oneOf } from '../state.mjs';
 import { cite } from '../references.mjs';
 import { readable } from '../byte-sizes.mjs';
 import { PRESETS, MODEL_KEYS } from './kvcache-presets.mjs';
-import { DTYPES, TRACE_SHAPE, computeTrace, computeCost, computeIntensity, computeCalculator, handExample } from './kvcache-compute.mjs';
+import { DTYPES, TRACE_SHAPE, computeTrace, traceStep, computeCost, computeIntensity, computeCalculator, handExample } from './kvcache-compute.mjs';
 
 const COST_T = [256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072];
 const TABLE_T = [1024, 8192, 131072];
@@ -77,7 +77,6 @@ export async function mount(root, ctx) {
     h('p', {}, ctx.tNode('kvcache.gen.wNote')), wMap.el);
 
   let trace = null;
-  const N = S.prompt + steps;
   const labels = (from, to) => Array.from({ length: to - from }, (_, i) => fmt(from + i + 1));
   function renderStep() {
     if (!trace) return;
@@ -97,16 +96,10 @@ export async function mount(root, ctx) {
     explain.append(h('p', {}, ctx.tNode(decode ? 'kvcache.gen.explainDecode' : 'kvcache.gen.explainPrefill', params)),
       h('p', {}, ctx.tNode('kvcache.gen.explainCheck', params)));
     Object.assign(explain.dataset, { kind: s.kind, length: s.length, bytes: s.bytes, diff: s.maxAbsDiff });
-    // the cached keys: rows 0…length−1 of each key/value head (no window: the first rows)
-    kMaps.forEach((m, hd) => {
-      const data = trace.k.data.subarray(hd * N * S.dk, (hd * N + s.length) * S.dk);
-      m.update({ rows: s.length, cols: S.dk, data: Float32Array.from(data) }, { rowLabels: labels(0, s.length), colLabels: labels(0, S.dk) });
-    });
-    // the newest row's weights, one row per query head, over the keys it may use
-    const row = s.first + s.rows - 1, cols = row + 1;
-    const w = new Float32Array(S.headsQ * cols);
-    for (let q = 0; q < S.headsQ; q++) w.set(trace.weights[q].data.subarray(row * N, row * N + cols), q * cols);
-    wMap.update({ rows: S.headsQ, cols, data: w }, { rowLabels: labels(0, S.headsQ), colLabels: labels(0, cols) });
+    // the cached keys of each key/value head, and the newest row's weights (traceStep)
+    const view = traceStep(trace, st.step, S);
+    kMaps.forEach((m, hd) => m.update(view.keys[hd], { rowLabels: labels(0, s.length), colLabels: labels(0, S.dk) }));
+    wMap.update(view.weights, { rowLabels: labels(0, S.headsQ), colLabels: labels(0, view.weights.cols) });
   }
   const go = (k) => {
     const next = Math.max(0, Math.min(steps, k));

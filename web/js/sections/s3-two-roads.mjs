@@ -24,17 +24,13 @@
 // so a move of the n or row slider to a computed position redraws within its input event.
 // The cache holds engine results only; an uncomputed position (or n > 64) waits for the engine.
 
-import { WORDS, DEFAULT, computeExample } from '../worked-example.mjs';
+import { WORDS } from '../worked-example.mjs';
 import { createHeatmap } from '../widgets/heatmap.mjs';
 import { slider, checkbox, numberField, button, controlRow } from '../widgets/controls.mjs';
 import { el, h, prose, patch } from '../dom.mjs';
 import { simpleTable } from '../widgets/table.mjs';
 import { backgroundFill, nearestFirst } from '../background-fill.mjs';
-
-const N_VALUES = [4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048];
-const D = 16;
-const DRAW_MAX = 512;
-const CACHE_MAX_N = 64;   // lesson-sized n: results kept per n and per row
+import { N_VALUES, D, DRAW_MAX, CACHE_MAX_N, computeRoads, loopRow, loopRows, memoryHeld } from './s3-compute.mjs';
 // Heatmap boxes that keep their size for every n, so a move of the n slider redraws the two
 // canvases and a few numbers, not the layout of the page below (site.css, "section 3"):
 // a row-label band wide enough for every label set (the words of n = 4, numbers up to 2048,
@@ -152,45 +148,9 @@ export async function mount(root, ctx) {
   }
   const labels = (count) => (count === 4 && n === 4 ? WORDS : null);
 
-  async function inputs({ n, seed }) {
-    if (n === 4) {
-      const ex = await computeExample(engine, { ...DEFAULT, causal: false });
-      return { q: ex.Q, k: ex.K, v: ex.V };
-    }
-    const [q, k, v] = await Promise.all([
-      engine.randomNormal({ seed, rows: n, cols: D }),
-      engine.randomNormal({ seed: seed + 1, rows: n, cols: D }),
-      engine.randomNormal({ seed: seed + 2, rows: n, cols: D }),
-    ]);
-    return { q, k, v };
-  }
-
-  // Every number shown for one (n, seed, causal), computed by the engine.
-  async function compute(p) {
-    const d = await inputs(p);
-    const { n: nn, causal } = p;
-    const [loopRes, matRes, bytes32, bytes16] = await Promise.all([
-      engine.attention({ ...d, causal, variant: 'chunked', blockQ: 1, blockK: d.k.rows }),
-      engine.attention({ ...d, causal, variant: 'materialized', returnWeights: nn <= DRAW_MAX }),
-      engine.scoreMatrixBytes({ n: nn, bytesPerElement: 4 }),
-      engine.scoreMatrixBytes({ n: nn, bytesPerElement: 2 }),
-    ]);
-    let maxDiff = 0;
-    for (let i = 0; i < loopRes.out.data.length; i++) {
-      maxDiff = Math.max(maxDiff, Math.abs(loopRes.out.data[i] - matRes.out.data[i]));
-    }
-    return { ...p, d, loopRes, matRes, bytes32, bytes16, maxDiff, rows: null };
-  }
-  // The loop's view of one query: q row i against every key, rowOffset keeps the causal mask global.
-  const rowArgs = (r, i) => ({
-    q: { rows: 1, cols: r.d.q.cols, data: r.d.q.data.slice(i * r.d.q.cols, (i + 1) * r.d.q.cols) },
-    k: r.d.k, v: r.d.v, causal: r.causal, rowOffset: i, returnWeights: true,
-  });
-  // every row of a result (n ≤ 64), sent together: the worker answers them in order
-  async function fillRows(r) {
-    const rows = await Promise.all(Array.from({ length: r.n }, (_, i) => engine.attention(rowArgs(r, i))));
-    r.rows = rows.map((x) => x.weights);
-  }
+  // every number of one (n, seed, causal), and every row of it (n ≤ 64): s3-compute.mjs
+  const compute = (p) => computeRoads(engine, p);
+  const fillRows = (r) => loopRows(engine, r);
 
   // results per n (≤ 64) for the current seed and causal setting
   let cache = new Map();
@@ -274,11 +234,9 @@ export async function mount(root, ctx) {
       n, cells: n * n, b32: ctx.fmtBytes(bytes32), b16: ctx.fmtBytes(bytes16),
       row: ctx.fmtBytes(rowBytes),
     }));
-    renderMemory(rowBytes, bytes32, loopRes.scratchBytes, matRes.scratchBytes);
-    const loopMore = loopRes.scratchBytes > matRes.scratchBytes;
-    patch(scratchP, tNode(loopMore ? 's3.mem.loopMore' : 's3.mem.matrixMore', {
-      ratio: fmt(matRes.scratchBytes / loopRes.scratchBytes, { maximumFractionDigits: 1 }),
-    }));
+    const mem = memoryHeld({ n, bytes32, loopRes, matRes });
+    renderMemory(mem.scoresLoop, mem.scoresMatrix, mem.scratchLoop, mem.scratchMatrix);
+    patch(scratchP, tNode(mem.noteKey, { ratio: fmt(mem.ratio, { maximumFractionDigits: 1 }) }));
   }
 
   // Two things are counted, and they are labelled apart (issue 12, item 3): the scores each
@@ -308,9 +266,9 @@ export async function mount(root, ctx) {
     const r = cur;
     if (r.rows && r.rows[i]) { drawRow(i, r.rows[i]); return; }
     try {
-      const res = await engine.attention(rowArgs(r, i));
+      const weights = await loopRow(engine, r, i);
       if (my !== rowSeq || r !== cur) return;
-      drawRow(i, res.weights);
+      drawRow(i, weights);
     } catch (err) {
       if (my === rowSeq) ctx.showError(status, err);
     }

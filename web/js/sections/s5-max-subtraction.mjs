@@ -14,7 +14,8 @@
 
 import { simpleTable } from '../widgets/table.mjs';
 import { h, setT, serial } from '../dom.mjs';
-import { ltrNumber, splitNumberList } from '../numerals.mjs';
+import { ltrNumber } from '../numerals.mjs';
+import { parseLogitRow, MIN_LEN, MAX_LEN, MAX_ABS } from './s5-row.mjs';
 
 const PRESETS = [
   [1000, 999, 998],
@@ -23,7 +24,6 @@ const PRESETS = [
   [-1000, -1001, -1002],
   [50, 88, 88.5, 3],
 ];
-const MIN_LEN = 2, MAX_LEN = 16, MAX_ABS = 1e30;
 
 function decodeRow(s) {
   if (!s) return null;
@@ -93,31 +93,15 @@ export async function mount(root, ctx) {
   root.append(h('div', { class: 'experiment-result stack' }, tableSlot, naiveP, stableP, shiftP),
     h('p', {}, ctx.tNode('s5.underflow')), h('p', { class: 'note' }, ctx.tNode('s5.note')));
 
-  /**
-   * Parse the field. The numbers are separated by spaces, the Arabic comma «،», semicolons, or a
-   * Latin comma that is not between two digits ("1, 2"). A Latin comma between two digits belongs
-   * to the number and is read as everywhere else in the lesson (numerals.mjs parseNumber, the
-   * matrix editor, the practice answers): "1,5" = 1.5, "1,234" is ambiguous and refused.
-   * The split itself is numerals.mjs splitNumberList, shared with the refresher's list fields.
-   * Every token is checked before the count, so "abc" is "not a number", not "too few numbers".
-   */
   // what the learner typed, quoted as typed (left to right, their own digits)
   const iso = (str) => { const b = document.createElement('bdi'); b.dir = 'ltr'; b.textContent = str; return b; };
+  // the row, or its message (the rules: s5-row.mjs)
   function parseRow(text) {
-    const tokens = splitNumberList(text);
-    const out = [];
-    for (const tok of tokens) {
-      const r = ctx.parseNumber(tok);
-      if (!r.ok) {
-        const key = r.reason === 'not-finite' ? 's5.err.notFinite' : r.reason === 'ambiguous' ? 's5.err.ambiguous'
-          : tok.includes(',') ? 's5.err.comma' : 's5.err.token';
-        return { error: key, params: { token: iso(tok) } };
-      }
-      if (Math.abs(r.value) > MAX_ABS) return { error: 's5.err.big', params: { token: iso(tok), max: fmt(MAX_ABS, { notation: 'scientific' }) } };
-      out.push(r.value);
-    }
-    if (out.length < MIN_LEN || out.length > MAX_LEN) return { error: 's5.err.count', params: { min: fmt(MIN_LEN), max: fmt(MAX_LEN) } };
-    return { row: out };
+    const p = parseLogitRow(text);
+    if (p.row) return p;
+    const params = p.error === 's5.err.count' ? { min: fmt(MIN_LEN), max: fmt(MAX_LEN) }
+      : p.error === 's5.err.big' ? { token: iso(p.token), max: fmt(MAX_ABS, { notation: 'scientific' }) } : { token: iso(p.token) };
+    return { error: p.error, params };
   }
 
   const compute = serial(async () => {

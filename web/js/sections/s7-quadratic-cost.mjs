@@ -23,7 +23,8 @@ import { oneOf, intIn } from '../state.mjs';
 import { scoreBytes, readable } from '../byte-sizes.mjs';
 
 const TABLE_N = [512, 1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072];
-const DTYPES = { fp32: 4, fp16: 2, bf16: 2 };
+// the URL's dtype values and their bytes per score (the options' labels: s7.calc.dtypeName.<value>)
+export const DTYPES = { fp32: 4, fp16: 2, bf16: 2 };
 const MB = 1e6, GB = 1e9, GIB = 2 ** 30;
 
 export async function mount(root, ctx) {

@@ -11,6 +11,8 @@
 //     → {n, w, k, influence (n×n: entry (i, j) = how much token j's value reaches output i after
 //        k causal windowed layers), reach (engine: how many positions back the last token is
 //        influenced), reachRows (the same for every row), formula (min(n − 1, k·(w − 1)))}
+//   rowsSentence(band) → {key, counts: {both, first, last}}: which sentence says what w counts,
+//        and the key counts it names (each with the noun that agrees: window.band.keys.<plural>)
 //   predictRatio(engine, {n, w}) → {windowed, causal, ratio}: visible pairs causal with the
 //        window over causal without it (the work the long run does, up to constant costs)
 
@@ -38,6 +40,17 @@ export async function computeBand(engine, { n, w, causal, seed = 5 }) {
     engine.visiblePairs({ L: n, S: n, causal: true }),
   ]);
   return { n, w, causal, weights: r.weights, pairs, full, causalPairs, perRow };
+}
+
+/**
+ * What the sentence under the band says: with the mask, the first row and the last; without
+ * it, also a row far from both edges, which sees w − 1 keys on each side and itself, 2w − 1 in
+ * all; when 2w − 1 > n no row is that far, and the widest row (the engine's count) sees fewer.
+ */
+export function rowsSentence({ n, w, causal, perRow }) {
+  // w = 1: every row sees itself only, with or without the mask (no sentence about zero keys)
+  const key = w === 1 ? 'window.band.rowsSelf' : causal ? 'window.band.rowsCausal' : 2 * w - 1 <= n ? 'window.band.rowsBoth' : 'window.band.rowsBothNarrow';
+  return { key, counts: { both: Math.max(...perRow), first: perRow[0], last: perRow[n - 1] } };
 }
 
 /**

@@ -29,7 +29,7 @@ import { longRun } from '../widgets/long-run.mjs';
 import { createEnginePool, checkRowsFor } from '../engine-pool.mjs';
 import { cite } from '../references.mjs';
 import { h, setT, serial } from '../dom.mjs';
-import { computeBand, computeReach, predictRatio, runSizes } from './window-compute.mjs';
+import { computeBand, computeReach, rowsSentence, predictRatio, runSizes } from './window-compute.mjs';
 
 const RUN_D = 64, RUN_SEED = 1, RUN_BLOCK = 64;
 const RUN_MAXES = [2048, 4096, 8192, 16384, 32768, 65536, 131072];
@@ -95,18 +95,12 @@ export async function mount(root, ctx) {
       const b = await computeBand(engine, { n, w, causal });
       const r = await computeReach(engine, { n, w, k });
       band.update(b.weights, { rowLabels: labels(n), colLabels: labels(n) });
-      const last = b.perRow[n - 1];
-      // Without the mask a row far from both edges sees w − 1 keys on each side and itself, 2w − 1
-      // in all; when 2w − 1 > n no row is that far, and the widest row (the engine's count) sees fewer.
-      const widest = Math.max(...b.perRow);
-      // w = 1: every row sees itself only, with or without the mask (no sentence about zero keys)
-      const key = w === 1 ? 'window.band.rowsSelf' : causal ? 'window.band.rowsCausal'
-        : 2 * w - 1 <= n ? 'window.band.rowsBoth' : 'window.band.rowsBothNarrow';
+      const { key, counts } = rowsSentence(b);
       setT(ctx, rowsP, key, {
         // "[n] keys" agrees with its count (Arabic: مفتاحًا واحدًا، مفتاحين، ٤ مفاتيح، ١١ مفتاحًا)
         w: fmt(w), prev: fmt(w - 1), prevKeys: w > 1 ? ctx.tNodePlural('window.band.keys', w - 1) : '',
-        n: fmt(n), both: ctx.tNodePlural('window.band.keys', widest),
-        first: ctx.tNodePlural('window.band.keys', b.perRow[0]), last: ctx.tNodePlural('window.band.keys', last),
+        n: fmt(n), both: ctx.tNodePlural('window.band.keys', counts.both),
+        first: ctx.tNodePlural('window.band.keys', counts.first), last: ctx.tNodePlural('window.band.keys', counts.last),
       });
       if (w >= n) rowsP.append(' ', ctx.tNode('window.band.wide', { w: fmt(w), n: fmt(n) }));
       rowsP.dataset.perRow = b.perRow.join(',');

@@ -1,0 +1,95 @@
+// Stand-ins for the DOM that web/js/pages/lazy-mount.mjs touches (document, window, elements,
+// IntersectionObserver, ResizeObserver), for Node tests that drive its ordering step by step:
+// an observer reports only when the test says so, as a browser's would at its next check.
+//
+// Usage:
+//   const dom = installFakeObservers(['intro', 's1', 's2']);   // <section id=…> for each id
+//   dom.report(['intro'])   // every live IntersectionObserver reports the elements it observes
+//                           // and has not reported yet (isIntersecting for the ids given)
+//   dom.scroll()            // the reader's first scroll (a 'scroll' event on window)
+//   dom.observers           // every IntersectionObserver made: {rootMargin, observed, disconnected}
+//   dom.uninstall()
+class FakeElement {
+  constructor(tag, id = '') {
+    this.tagName = tag.toUpperCase();
+    this.id = id;
+    this.dataset = {};
+    this.className = '';
+    this.replacedBy = null;
+    this.top = 0;
+    this.height = 100;
+  }
+  getBoundingClientRect() { return { top: this.top, bottom: this.top + this.height }; }
+  replaceWith(node) { this.replacedBy = node; }
+  closest() { return null; }
+}
+
+export function installFakeObservers(ids) {
+  const saved = Object.fromEntries(['document', 'window', 'location', 'IntersectionObserver', 'ResizeObserver']
+    .map((k) => [k, Object.getOwnPropertyDescriptor(globalThis, k)]));
+  const elements = new Map(ids.map((id) => [id, new FakeElement('section', id)]));
+  const classes = new Set();
+  const observers = [];
+  const resizeObservers = [];
+
+  class FakeIntersectionObserver {
+    constructor(callback, { rootMargin = '0px' } = {}) {
+      this.callback = callback;
+      this.rootMargin = rootMargin;
+      this.observed = new Set();
+      this.reported = new Set();
+      this.disconnected = false;
+      observers.push(this);
+    }
+    observe(el) { this.observed.add(el); this.disconnected = false; }
+    unobserve(el) { this.observed.delete(el); }
+    disconnect() { this.observed.clear(); this.disconnected = true; }
+  }
+  class FakeResizeObserver {
+    constructor(callback) { this.callback = callback; this.observed = new Set(); resizeObservers.push(this); }
+    observe(el) { this.observed.add(el); }
+    disconnect() { this.observed.clear(); }
+  }
+
+  const win = new EventTarget();
+  win.innerHeight = 800;
+  win.scrollY = 0;
+  win.scrolls = [];
+  win.scrollTo = ({ top }) => { win.scrolls.push(top); win.scrollY = top; };
+  const set = (k, v) => Object.defineProperty(globalThis, k, { value: v, configurable: true, writable: true });
+  set('window', win);
+  set('location', { hash: '' });
+  set('document', {
+    documentElement: { classList: { add: (c) => classes.add(c), remove: (c) => classes.delete(c), contains: (c) => classes.has(c) } },
+    getElementById: (id) => elements.get(id) || null,
+    createElement: (tag) => new FakeElement(tag),
+  });
+  set('IntersectionObserver', FakeIntersectionObserver);
+  set('ResizeObserver', FakeResizeObserver);
+
+  return {
+    elements,
+    observers,
+    resizeObservers,
+    classes,
+    window: win,
+    /** Each live observer's check: it reports, once, every element it observes and has not reported. */
+    report(nearIds = [], nearElements = []) {
+      for (const io of observers) {
+        if (io.disconnected) continue;
+        const fresh = [...io.observed].filter((el) => !io.reported.has(el));
+        if (!fresh.length) continue;
+        for (const el of fresh) io.reported.add(el);
+        io.callback(fresh.map((el) => ({ target: el, isIntersecting: nearIds.includes(el.id) || nearElements.includes(el) })), io);
+      }
+    },
+    scroll() { win.dispatchEvent(new Event('scroll')); },
+    /** The live observer that watches el, if any. */
+    observerOf(el) { return observers.find((io) => !io.disconnected && io.observed.has(el)) || null; },
+    uninstall() {
+      for (const [k, d] of Object.entries(saved)) {
+        if (d) Object.defineProperty(globalThis, k, d); else delete globalThis[k];
+      }
+    },
+  };
+}

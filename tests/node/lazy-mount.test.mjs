@@ -1,0 +1,161 @@
+// The order of web/js/pages/lazy-mount.mjs (when a part starts to mount, when it has settled,
+// when the first screen is ready), driven step by step with fake observers
+// (fake-observers.mjs): an observer reports only when the test says so, so each race that
+// CI found under load is replayed exactly. The browser test (tests/browser/lazy-mount.test.mjs)
+// keeps what needs a real page: scrolling, the #hash, the reader's place.
+import { test, beforeEach, afterEach } from 'node:test';
+import assert from 'node:assert/strict';
+import { installFakeObservers } from './fake-observers.mjs';
+
+const IDS = ['intro', 's1', 's2', 's3'];
+const WIDE = '100% 0px 100% 0px';
+let dom;
+let fresh = 0;
+// A fresh copy of the module each test (it keeps the practice items' observer at module level).
+const load = () => import(`../../web/js/pages/lazy-mount.mjs?copy=${++fresh}`);
+beforeEach(() => { dom = installFakeObservers(IDS); });
+afterEach(() => { dom.uninstall(); });
+
+// Mounts that the test finishes itself: mounts.started lists ids in order; finish(id) settles one.
+function mounts() {
+  const started = [];
+  const finishers = new Map();
+  return {
+    started,
+    mount: (id) => { started.push(id); return new Promise((resolve) => finishers.set(id, resolve)); },
+    finish: (id) => finishers.get(id)(),
+  };
+}
+// Every promise callback due now has run (setImmediate comes after the microtasks).
+const drain = () => new Promise((r) => setImmediate(r));
+// Whether p has resolved by now.
+async function resolved(p) {
+  let done = false;
+  p.then(() => { done = true; });
+  await drain();
+  return done;
+}
+
+test('the parts wait for the observer: only those near the screen start, each once', async () => {
+  const { lazyMount } = await load();
+  const m = mounts();
+  const lazy = lazyMount({ ids: IDS, mount: m.mount });
+  for (const id of IDS) assert.equal(dom.elements.get(id).dataset.state, 'pending');
+  await drain();
+  assert.deepEqual(m.started, [], 'nothing starts before the observer has looked');
+  dom.report(['intro', 's1']);
+  await drain();
+  assert.deepEqual(m.started, ['intro', 's1']);
+  assert.equal(await resolved(lazy.firstScreen), false, 'the first screen waits for its parts');
+  m.finish('intro');
+  assert.equal(await resolved(lazy.firstScreen), false);
+  m.finish('s1');
+  assert.equal(await resolved(lazy.firstScreen), true, 'ready once the parts on it settled');
+  assert.equal(await resolved(lazy.all), false, 's2 and s3 are not built yet');
+  lazy.start('s1');
+  lazy.mountAll();
+  await drain();
+  assert.deepEqual(m.started, ['intro', 's1', 's2', 's3'], 'mountAll starts the rest, none twice');
+  m.finish('s2'); m.finish('s3');
+  assert.equal(await resolved(lazy.all), true);
+  assert.ok(!dom.classes.has('lesson-mounting'), 'the page takes its scroll anchoring back');
+});
+
+test('urgent parts start at once, before the observer looks; the first screen waits for them too', async () => {
+  const { lazyMount } = await load();
+  const m = mounts();
+  const lazy = lazyMount({ ids: IDS, mount: m.mount, urgent: ['s3'] });
+  await drain();
+  assert.deepEqual(m.started, ['s3']);
+  dom.report(['intro']);
+  await drain();
+  m.finish('intro');
+  assert.equal(await resolved(lazy.firstScreen), false, 'the urgent s3 is on the first screen');
+  m.finish('s3');
+  assert.equal(await resolved(lazy.firstScreen), true);
+});
+
+// A part started before the observer's first report (mountAll, or urgent) was unobserved, so
+// the report never came when every part had started: the first screen waited forever.
+test('parts started before the first report stay observed: the first screen waits only for its own parts', async () => {
+  const { lazyMount } = await load();
+  const m = mounts();
+  const lazy = lazyMount({ ids: IDS, mount: m.mount });
+  lazy.mountAll();
+  await drain();
+  assert.deepEqual(m.started, IDS);
+  dom.report(['intro']);
+  m.finish('intro');
+  assert.equal(await resolved(lazy.firstScreen), true,
+    'the report came, and the first screen is ready with intro while the parts below still mount');
+  assert.equal(await resolved(lazy.all), false);
+});
+
+// mountAll right after load settled every part before the observer's first report; `all` then
+// stopped the observer, so the report the first screen waited for never came.
+test('every part settled before the first report: the first screen is ready all the same', async () => {
+  const { lazyMount } = await load();
+  const lazy = lazyMount({ ids: IDS, mount: () => {} });
+  lazy.mountAll();
+  await lazy.all;
+  dom.report(['intro']);   // the observer was stopped: nothing comes
+  assert.equal(await resolved(lazy.firstScreen), true);
+});
+
+// An item built after the reader's first scroll was watched with the first margin (none), so it
+// looked ahead by nothing until the next scroll.
+test("the items' observer takes the look-ahead margin from the first scroll, whenever the item came", async () => {
+  const { lazyMount, buildWhenNear } = await load();
+  lazyMount({ ids: IDS, mount: () => {} });
+  const before = buildWhenNear(() => 'early');
+  assert.equal(dom.observerOf(before).rootMargin, '0px', 'before the first scroll: no look-ahead');
+  dom.scroll();
+  assert.equal(dom.observerOf(before).rootMargin, WIDE, 'watched again with the wide margin');
+  const after = buildWhenNear(() => 'late');
+  assert.equal(dom.observerOf(after).rootMargin, WIDE, 'an item made after the scroll looks ahead too');
+  assert.equal(dom.observerOf(dom.elements.get('s2')).rootMargin, WIDE, 'so do the parts');
+  dom.report([], [after]);
+  assert.equal(after.replacedBy, 'late');
+  assert.equal(before.replacedBy, null, 'an item not near stays a placeholder');
+});
+
+test('an item whose build throws shows failed(err) in its place; the others still build', async () => {
+  const { lazyMount, buildWhenNear } = await load();
+  const lazy = lazyMount({ ids: IDS, mount: () => {} });
+  const errors = [];
+  const consoleError = console.error;
+  console.error = (...a) => errors.push(a);
+  try {
+    const ok1 = buildWhenNear(() => 'one');
+    const bad = buildWhenNear(() => { throw new Error('broken item'); }, (err) => `failed: ${err.message}`);
+    const ok2 = buildWhenNear(() => 'two');
+    await lazy.mountAll();
+    assert.deepEqual([ok1.replacedBy, bad.replacedBy, ok2.replacedBy], ['one', 'failed: broken item', 'two']);
+    assert.equal(errors.length, 1);
+  } finally {
+    console.error = consoleError;
+  }
+});
+
+test('without IntersectionObserver every part mounts at once and items are built in place', async () => {
+  delete globalThis.IntersectionObserver;
+  const { lazyMount, buildWhenNear } = await load();
+  const m = mounts();
+  const lazy = lazyMount({ ids: IDS, mount: m.mount });
+  await drain();
+  assert.deepEqual(m.started, IDS);
+  for (const id of IDS) m.finish(id);
+  assert.equal(await resolved(lazy.firstScreen), true);
+  assert.equal(buildWhenNear(() => 'now'), 'now');
+});
+
+test('a section above the reader that grows scrolls the page by its growth (the reader keeps their place)', async () => {
+  const { lazyMount } = await load();
+  const [intro, s1] = [dom.elements.get('intro'), dom.elements.get('s1')];
+  intro.top = -600; intro.height = 500;   // above the screen
+  s1.top = -100; s1.height = 900;         // the reader's section: its bottom is below a quarter down
+  lazyMount({ ids: IDS, mount: () => {} });
+  intro.height = 800; s1.top = 200;       // intro grew by 300 px and pushed s1 down
+  dom.resizeObservers[0].callback([]);
+  assert.deepEqual(dom.window.scrolls, [300]);
+});
