@@ -111,6 +111,7 @@ test('the band\'s sentence: the engine\'s counts, each with the noun that agrees
 // w = 1: each row sees itself only, with or without the mask; the sentence says so in words, and the
 // keys before a row (w − 1) agree with their count, never a bare number before «من المفاتيح» or a zero count.
 test('rowsSentence: w = 1 is said in words, and the keys before a row agree with their count', async () => {
+  const { texts } = loadTextDir(fileURLToPath(new URL('../../web/text', import.meta.url)));
   const AR = { 1: 'مفتاحًا واحدًا', 2: 'مفتاحين', 3: '3 مفاتيح', 11: '11 مفتاحًا' };
   for (const [p, prev] of [
     [{ n: 12, w: 2, causal: true }, 1], [{ n: 12, w: 3, causal: true }, 2], [{ n: 12, w: 4, causal: false }, 3],
