@@ -72,7 +72,12 @@ for (const lang of LANGS) {
     const check = async (how) => {
       await firstScreen(page);
       const offer = byTestId(page, 'resume-offer');
-      await offer.waitFor({ state: 'visible', timeout: 30000 });
+      await offer.waitFor({ state: 'visible', timeout: 30000 }).catch(async (e) => {
+        const st = await page.evaluate((k) => [location.href, scrollY, localStorage.getItem(k),
+          document.querySelectorAll('[data-testid="resume-offer"]').length, document.querySelector('.site-header')?.innerHTML.slice(0, 300)], PLACE_KEY);
+        st.push(page.issues());
+        throw new Error(`${how}: no offer: ${JSON.stringify(st)}: ${e.message}`);
+      });
       const text = normaliseText(await offer.textContent());
       assert.ok(text.includes(title), `${how}: the offer names «${title}»: ${text}`);
       assert.ok(text.includes(normaliseText(texts[lang]['path.resume.go'])), `${how}: its button is in the page's language`);
@@ -119,7 +124,7 @@ for (const lang of LANGS) {
     await page.reload();
     await firstScreen(page);
     const note = byTestId(page, 'resume-notice');
-    await note.waitFor({ state: 'visible' });
+    await note.waitFor({ state: 'visible', timeout: 30000 });
     assert.equal(normaliseText(await note.textContent()), normaliseText(texts[lang]['path.resume.corrupt']));
     assert.equal(await byTestId(page, 'resume-offer').count(), 0);
     // reading on saves a good copy again
@@ -138,10 +143,10 @@ for (const lang of LANGS) {
     const minutes = chapterMinutes(Object.keys(dict), (k) => dict[k], ids);
     for (const width of [390, 1280]) {
       const page = await newPage(width === 390 ? phone : desk, width === 390 ? {} : { viewport: { width, height: 900 } });
-      await page.goto(url(`/${lang}/index.html#intro-map`));
+      await page.goto(url(`/${lang}/index.html#intro`));
       await firstScreen(page);
       const map = byTestId(page, 'intro-map');
-      await map.waitFor();
+      await map.waitFor({ timeout: 60000 });
       const items = await map.evaluate((ol) => [...ol.children].map((li) => ({
         id: li.dataset.section, cls: li.className,
         kind: li.querySelector('.map-badge')?.textContent.trim() ?? null,
@@ -189,6 +194,7 @@ test('the chooser remembers the edition chosen', T, async () => {
     await page.goto(url('/'));
     await byTestId(page, `choose-${lang}`).click();
     await page.waitForURL(new RegExp(`/${lang}/`));
+    await firstScreen(page);
     await page.goto(url('/'));
     const first = await page.evaluate(() => document.querySelector('[data-testid="chooser"] li a').dataset.testid);
     assert.equal(first, `choose-${lang}`, 'the chosen edition comes first');

@@ -24,6 +24,8 @@ import { addCopyLinks } from './copy-link.mjs';
 import { SECTIONS } from '../lesson-sections.mjs';
 import { lazyMount, partsForHash } from './lazy-mount.mjs';
 import { setupResume } from './resume.mjs';
+import { getProgressStore } from '../store/progress.mjs';
+import { setSettings } from '../settings.mjs';
 import { addLookLines } from './look-lines.mjs';
 import { html, loadPage, startEngine, baseCtx, makeErrorNode, mountPart, scrollToHash } from './page-common.mjs';
 
@@ -200,6 +202,8 @@ async function main() {
   });
   if (!page) return;
   const { settings } = page;
+  // The edition being read is the reader's language: the chooser shows it first next time.
+  try { if (getProgressStore().get().settings.lang !== html.lang) setSettings({ lang: html.lang }); } catch { /* this visit only */ }
   updateLangSwitch = page.updateLangSwitch;
   window.addEventListener('statechange', updateLangSwitch);
   window.addEventListener('hashchange', updateLangSwitch);

@@ -46,7 +46,16 @@ export function setupResume({ lang, ids, start, ctx, firstScreen, storage }) {
 
   const hash = location.hash.slice(1);
   const worthOffering = saved && (saved.section !== ids[0] || saved.within > 0.05);
-  if (worthOffering && (!hash || hash === saved.section)) put(offer(saved));
+  // While the offer waits for an answer, the saved place stays as it is: the page's own moves
+  // (a reload's jump to its #hash, the offer itself pushing the text down) are not the reader's
+  // reading. The reader's own scrolling (wheel, touch, keys) or an answer ends the wait.
+  let waiting = false;
+  if (worthOffering && (!hash || hash === saved.section)) {
+    put(offer(saved));
+    waiting = true;
+    const stop = () => { waiting = false; };
+    for (const ev of ['wheel', 'touchmove', 'keydown']) window.addEventListener(ev, stop, { passive: true, once: true });
+  }
 
   function offer(place) {
     const sec = document.getElementById(place.section);
@@ -58,11 +67,12 @@ export function setupResume({ lang, ids, start, ctx, firstScreen, storage }) {
       text, h('div', { class: 'resume-actions' }, go, no));
     go.addEventListener('click', async () => {
       go.disabled = true;
+      waiting = false;
       await start(place.section);
       box.remove();
       goTo(place);
     });
-    no.addEventListener('click', () => box.remove());
+    no.addEventListener('click', () => { waiting = false; box.remove(); });
     return box;
   }
 
@@ -85,7 +95,7 @@ export function setupResume({ lang, ids, start, ctx, firstScreen, storage }) {
   let timer = null;
   let ready = false;
   const save = () => {
-    if (!ready) return;
+    if (!ready || waiting) return;
     const place = placeFromRects(sectionRects(ids), readingLine());
     if (place && places.save(lang, place)) document.documentElement.dataset.readingPlace = place.section;
   };

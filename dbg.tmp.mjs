@@ -1,0 +1,16 @@
+import { chromium } from 'playwright-core';
+const b = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+const ctx = await b.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+const p = await ctx.newPage();
+p.on('pageerror', (e) => console.log('err', e.message));
+const fs = () => p.waitForFunction(() => document.documentElement.dataset.firstScreen === 'ready' && document.documentElement.dataset.engine === 'ready', null, { timeout: 60000 });
+await p.goto('http://127.0.0.1:8932/fa/index.html'); await fs();
+await p.evaluate(() => document.getElementById('s5').scrollIntoView());
+await p.waitForFunction(() => document.getElementById('s5').dataset.state === 'ready', null, { timeout: 60000 });
+await p.evaluate(() => document.getElementById('s5').scrollIntoView());
+await p.waitForFunction(() => document.documentElement.dataset.readingPlace === 's5', null, { timeout: 30000 });
+const st = () => p.evaluate(() => [location.hash, scrollY, !!document.querySelector('[data-testid=resume-offer]'), localStorage.getItem('attn-lesson.place')?.slice(100)]);
+console.log(await st());
+await p.reload(); await fs();
+console.log(await st());
+await b.close();
