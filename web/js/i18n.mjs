@@ -78,6 +78,8 @@ export function setLatinDigits(on) { latin = !!on; }
 export function has(id) { return Object.prototype.hasOwnProperty.call(dict, id); }
 /** Every key of the loaded text, in file order (practice/items.mjs finds the items in it). */
 export function textKeys() { return Object.keys(dict); }
+/** The raw string of a key, mini-markup and [placeholders] unrendered ('' when missing). */
+export function rawText(id) { return has(id) ? String(dict[id]) : ''; }
 
 /** Format a number in the page language (and the Latin-digits setting). */
 export function fmt(x, opts = {}) {

@@ -14,16 +14,19 @@
 //   unnumbered  true for the way in and the way out (the big idea, the summary, the sources):
 //               the numbered sections are the lesson's chapters, 1…12 in the contents, the
 //               where-bar and the prose («بخش ۶», «القسم ٦»); these three carry no number
+//   core        true for the lesson's core path (the seeds' ideas: chapters 1–6 and the summary):
+//               the map in the big idea marks it, with a reading time per chapter; the other
+//               chapters are marked optional
 // Adding a section: web/README.md, "Adding a section".
 
 export const SECTIONS = Object.freeze([
   { id: 'intro', module: 'intro.mjs', title: 'intro.title', unnumbered: true },
-  { id: 's1', module: 's1-qkv.mjs', title: 's1.title' },
-  { id: 's2', module: 's2-worked-example.mjs', title: 's2.title' },
-  { id: 's3', module: 's3-two-roads.mjs', title: 's3.title' },
-  { id: 's4', module: 's4-scaling.mjs', title: 's4.title', citesInline: true },
-  { id: 's5', module: 's5-max-subtraction.mjs', title: 's5.title' },
-  { id: 's6', module: 's6-causal.mjs', title: 's6.title' },
+  { id: 's1', module: 's1-qkv.mjs', title: 's1.title', core: true },
+  { id: 's2', module: 's2-worked-example.mjs', title: 's2.title', core: true },
+  { id: 's3', module: 's3-two-roads.mjs', title: 's3.title', core: true },
+  { id: 's4', module: 's4-scaling.mjs', title: 's4.title', citesInline: true, core: true },
+  { id: 's5', module: 's5-max-subtraction.mjs', title: 's5.title', core: true },
+  { id: 's6', module: 's6-causal.mjs', title: 's6.title', core: true },
   { id: 's7', module: 's7-quadratic-cost.mjs', title: 's7.title' },
   { id: 's8', module: 's8-chunked.mjs', title: 's8.title' },
   { id: 's9', module: 's9-code.mjs', title: 's9.title', citesInline: true },
@@ -31,7 +34,7 @@ export const SECTIONS = Object.freeze([
   { id: 'heads', module: 'heads.mjs', title: 'heads.title', citesInline: true },
   { id: 'window', module: 'window.mjs', title: 'window.title', citesInline: true },
   { id: 'kvcache', module: 'kvcache.mjs', title: 'kvcache.title', citesInline: true },
-  { id: 'summary', module: 'summary.mjs', title: 'summary.title', unnumbered: true },
+  { id: 'summary', module: 'summary.mjs', title: 'summary.title', unnumbered: true, core: true },
   { id: 'refs', module: 'refs.mjs', title: 'refs.title', unnumbered: true },
 ].map(Object.freeze));
 

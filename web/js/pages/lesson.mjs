@@ -16,7 +16,7 @@
 // each <section> gets data-state="pending|loading|ready|error" (pending: not yet started,
 // lazy-mount.mjs). window.__lesson = {engine, ctx(sectionId), mountAll()}.
 
-import { ltrExpr, t, has } from '../i18n.mjs';
+import { ltrExpr, t, has, tNode } from '../i18n.mjs';
 import { SECTION_REFS, cite } from '../references.mjs';
 import { scoped, currentPlace } from '../state.mjs';
 import { setupWhereBar } from './where-bar.mjs';
@@ -24,6 +24,10 @@ import { spokenText } from '../dom.mjs';
 import { addCopyLinks } from './copy-link.mjs';
 import { SECTIONS } from '../lesson-sections.mjs';
 import { lazyMount, partsForHash } from './lazy-mount.mjs';
+import { setupResume } from './resume.mjs';
+import { getProgressStore } from '../store/progress.mjs';
+import { setSettings } from '../settings.mjs';
+import { addLookLines } from './look-lines.mjs';
 import { html, loadPage, startEngine, baseCtx, makeErrorNode, mountPart, scrollToHash } from './page-common.mjs';
 
 /** A message element for an engine/section error, in the page language. */
@@ -150,6 +154,7 @@ async function mountSection({ id, module, citesInline }, settings, engine) {
     p.append(ctx.tNode('refs.sectionSources'), ' ', cite(ctx, ...refs));
     root.append(p);
   }
+  if (root && root.dataset.state === 'ready') addLookLines(root, { has, tNode });
   if (root && root.dataset.state === 'ready' && has(`${id}.takeaway`)) root.append(takeaway(id, makeCtx(id, settings, engine)));
   if (statefulSections.has(id)) addCopyLinks([id], { t });
 }
@@ -198,6 +203,8 @@ async function main() {
   });
   if (!page) return;
   const { settings } = page;
+  // The edition being read is the reader's language: the chooser shows it first next time.
+  try { if (getProgressStore().get().settings.lang !== html.lang) setSettings({ lang: html.lang }); } catch { /* this visit only */ }
   updateLangSwitch = page.updateLangSwitch;
   window.addEventListener('statechange', updateLangSwitch);
   window.addEventListener('hashchange', updateLangSwitch);
@@ -211,6 +218,7 @@ async function main() {
     followHash: scrollToHash,
   });
   window.__lesson = { engine, ctx: (id) => makeCtx(id, settings, engine), mountAll: lazy.mountAll };
+  setupResume({ lang: html.lang, ids: SECTIONS.map((s) => s.id), start: lazy.start, ctx: { tNode }, firstScreen: lazy.firstScreen });
   await lazy.firstScreen;
   html.dataset.firstScreen = 'ready';
   // Content above the target grew while sections mounted: return to the learner's place.

@@ -24,6 +24,9 @@ import { matrixView } from '../widgets/matrix-view.mjs';
 import { project } from '../worked-example.mjs';
 import { cite } from '../references.mjs';
 import { splitNumberList } from '../numerals.mjs';
+import { textKeys, rawText, pluralKey } from '../i18n.mjs';
+import { chapterMinutes, WORDS_PER_MINUTE } from '../reading-time.mjs';
+import { SECTIONS, SECTION_NUMBERS } from '../lesson-sections.mjs';
 
 const MAX_LEN = 12;                 // entries in a vector field
 const DEF = {
@@ -84,17 +87,37 @@ export async function mount(root, ctx) {
 
   // ---------------------------------------------------------------- the map
   // Built from the sections the page has (their headings), so a new section shows up here
-  // by itself; the line under each title is intro.map.<id> when the text has one.
+  // by itself; the line under each title is intro.map.<id> when the text has one. The core
+  // path (lesson-sections.mjs `core`) is marked, the other chapters are marked optional, and
+  // each chapter shows its reading time, computed from its text (reading-time.mjs).
+  const ids = [...document.querySelectorAll('main > section[id]')].map((s) => s.id).filter((id) => id !== root.id);
+  const minutes = chapterMinutes(textKeys(), rawText, ids);
+  const core = new Set(SECTIONS.filter((s) => s.core).map((s) => s.id));
+  const minutesNode = (n) => ctx.tNode(pluralKey('path.map.minutes', n), { n: fmt(n) });
   const map = h('ol', { class: 'lesson-map', testid: 'intro-map' });
   for (const sec of document.querySelectorAll('main > section[id]')) {
     if (sec === root) continue;
     const head = sec.querySelector('h2');
     if (!head) continue;
-    const li = el('li', null, h('a', { href: `#${sec.id}` }, head.textContent.trim()));
+    const isCore = core.has(sec.id);
+    const numbered = Object.hasOwn(SECTION_NUMBERS, sec.id);
+    const li = h('li', { class: isCore ? 'map-core' : (numbered ? 'map-optional' : null), dataset: { section: sec.id } },
+      h('a', { href: `#${sec.id}` }, head.textContent.trim()));
+    if (isCore || numbered) {
+      li.append(' ', h('span', { class: isCore ? 'map-badge map-badge-core' : 'map-badge', testid: `intro-map-kind-${sec.id}` },
+        ctx.tNode(isCore ? 'path.map.core' : 'path.map.optional')),
+      ' ', h('span', { class: 'map-time', testid: `intro-map-time-${sec.id}`, dataset: { minutes: String(minutes[sec.id]) } },
+        minutesNode(minutes[sec.id])));
+    }
     if (ctx.has(`intro.map.${sec.id}`)) li.append(' — ', el('span', 'map-what', ctx.tNode(`intro.map.${sec.id}`)));
     map.append(li);
   }
-  root.append(H3('intro.map.title'), map);
+  const coreIds = ids.filter((id) => core.has(id));
+  const coreMinutes = coreIds.reduce((a, id) => a + minutes[id], 0);
+  const chapters = coreIds.filter((id) => Object.hasOwn(SECTION_NUMBERS, id)).map((id) => SECTION_NUMBERS[id]);
+  const lead = h('p', { class: 'map-lead', testid: 'intro-map-lead', dataset: { minutes: String(coreMinutes) } },
+    ctx.tNode('path.map.lead', { first: fmt(Math.min(...chapters)), last: fmt(Math.max(...chapters)), time: minutesNode(coreMinutes) }));
+  root.append(H3('intro.map.title'), lead, map, h('p', { class: 'note' }, ctx.tNode('path.map.how', { wpm: fmt(WORDS_PER_MINUTE) })));
 
   // ---------------------------------------------------------------- refresher (folded)
   const fr = fold(ctx, { name: 'refresher', summary: 'intro.pre.summary', why: 'intro.pre.why', testid: 'intro-fold-refresher', cls: 'refresher' });

@@ -15,8 +15,9 @@
 //   s3-memory                     table: scores held at once and the kernel's whole scratch
 //                                 (engine scratchBytes), loop and matrix; cells s3-mem-{scores,scratch}-{loop,matrix}
 //                                 carry data-bytes; s3-scratch: the note that says why the two rows differ
+//   s3-fold-memory                the fold holding s3-memory and s3-scratch (closed unless s3.fold.memory=1)
 //   s3-status                     engine error for this section
-// URL state (s3.*): n, seed, causal, row (slider moves write it once the slider rests).
+// URL state (s3.*): n, seed, causal, row (slider moves write it once the slider rests), fold.memory.
 //
 // Redraws: for n ≤ 64 the engine's results for every n of the slider (4…64, for the current
 // seed and causal setting) and, per n, the loop's row for every query are computed in the
@@ -24,6 +25,7 @@
 // so a move of the n or row slider to a computed position redraws within its input event.
 // The cache holds engine results only; an uncomputed position (or n > 64) waits for the engine.
 
+import { fold } from '../widgets/fold.mjs';
 import { WORDS } from '../worked-example.mjs';
 import { createHeatmap } from '../widgets/heatmap.mjs';
 import { slider, checkbox, numberField, button, controlRow } from '../widgets/controls.mjs';
@@ -140,7 +142,10 @@ export async function mount(root, ctx) {
   const bytesP = tid(el('p'), 's3-bytes');
   const memSlot = el('div', 'table-slot');
   const scratchP = tid(el('p', 'note'), 's3-scratch');
-  root.append(agree, bytesP, memSlot, scratchP, P('s3.why'));
+  // the bytes of this run: engineering detail, folded so it does not interrupt the core path
+  const memFold = fold(ctx, { name: 'memory', summary: 'path.fold.s3memory', why: 'path.fold.s3memoryWhy', testid: 's3-fold-memory' });
+  memFold.body.append(memSlot, scratchP);
+  root.append(agree, bytesP, memFold.el, P('s3.why'));
 
   // ---------------------------------------------------------------- computing
   function rowName(i) {
