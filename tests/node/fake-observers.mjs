@@ -9,8 +9,10 @@
 //   dom.scroll()            // the reader's first scroll (a 'scroll' event on window)
 //   dom.observers           // every IntersectionObserver made: {rootMargin, observed, disconnected}
 //   dom.uninstall()
-class FakeElement {
+class FakeElement extends EventTarget {
   constructor(tag, id = '') {
+    super();
+    this.tabIndex = -1;
     this.tagName = tag.toUpperCase();
     this.id = id;
     this.dataset = {};
@@ -22,6 +24,7 @@ class FakeElement {
   getBoundingClientRect() { return { top: this.top, bottom: this.top + this.height }; }
   replaceWith(node) { this.replacedBy = node; }
   closest() { return null; }
+  querySelector() { return null; }   // no loading line: lazy-mount's keyboard stop has nothing to hold
 }
 
 export function installFakeObservers(ids) {

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { texToText } from '../../web/js/tex-speech.mjs';
-import { parseMarkup } from '../../web/js/i18n.mjs';
+import { parseMarkup } from '../../web/js/markup.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
