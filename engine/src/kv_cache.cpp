@@ -138,13 +138,15 @@ void KvCache::append(MatrixView k, MatrixView v, std::size_t n) {
 
 namespace {
 
-// Shapes of k (H_kv·n, d_k) and v (H_kv·n, d_v) for a cache; returns n and
-// the largest |entry| of each (NonFinite otherwise).
+// Shapes of k (H_kv·n, d_k) and v (H_kv·n, d_v) for a cache; returns n and,
+// when values is set, the largest |entry| of each (NonFinite otherwise).
+// Shapes are checked before values, so a wrong shape always reads ShapeMismatch.
 struct Rows {
   std::size_t n;
-  float max_k, max_v;
+  float max_k = 0, max_v = 0;
 };
-Rows check_rows(const KvCache& c, MatrixView k, MatrixView v, const char* fn, std::size_t per_head) {
+Rows check_rows(const KvCache& c, MatrixView k, MatrixView v, const char* fn, std::size_t per_head,
+                bool values = true) {
   using namespace detail;
   require_matrix(k, fn, "k");
   require_matrix(v, fn, "v");
@@ -165,6 +167,7 @@ Rows check_rows(const KvCache& c, MatrixView k, MatrixView v, const char* fn, st
              ", head after head" + shapes);
   Rows r;
   r.n = k.rows / c.heads_kv();
+  if (!values) return r;
   r.max_k = require_finite(k, fn, "k");
   r.max_v = require_finite(v, fn, "v");
   return r;
@@ -201,7 +204,9 @@ MultiheadResult KvCache::prefill_attention(MatrixView q, MatrixView k, MatrixVie
              (window_ != 0 ? "window of " + std::to_string(window_) + " rows" : std::string("(none)")) +
              "; decode steps see what the cache keeps, so the prompt uses the cache's window");
   require_matrix(q, fn, "q");
-  const std::size_t n = check_rows(*this, k, v, fn, 0).n;  // against the cache's heads and d, before any work
+  // shapes against the cache's heads and d, before any work; values (finite)
+  // are checked by multihead_attention and prefill, after every shape rule
+  const std::size_t n = check_rows(*this, k, v, fn, 0, /*values=*/false).n;
   // one query per prompt row and head: q (heads_q·n, d_k); without this check
   // multihead_attention would take q.rows / heads_q rows per head, whatever n is
   if (heads_q != 0 && static_cast<double>(q.rows) != static_cast<double>(heads_q) * static_cast<double>(n))

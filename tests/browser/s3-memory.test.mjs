@@ -48,7 +48,8 @@ for (const lang of LANGS) {
     test(`${lang}: the memory table shows the engine's numbers, labelled; the mask's note follows the agreement`, T, async () => {
       const text = prose(lang);
       const n = 4;
-      const page = await open(b, lang, '#s3');
+      // the table sits in a fold, closed by default (path.fold.s3memory); s3.fold.memory=1 opens it
+      const page = await open(b, lang, '?s3.fold.memory=1#s3');
       const table = byTestId(page, 's3-memory');
       await table.waitFor();
       await page.waitForFunction((n) => document.querySelector('[data-testid="s3-matrix"]')?.dataset.cols === String(n), n);

@@ -492,7 +492,10 @@ void fuzz_memory_model(Reader& r) {
   // kv_bytes_read: H_kv·S·(d_k + d_v)·4 exactly, or TooLarge past 2^53
   std::uint64_t f[4];
   for (std::uint64_t& x : f) x = (static_cast<std::uint64_t>(r.u32()) << (r.u8() % 33)) + 1;
-  const std::uint64_t hq = f[0] * (r.u8() % 4 + 1);
+  // H_q a multiple of H_kv = f[0]; a multiple past 2^64 would wrap (and no longer be
+  // one), so then H_q = H_kv
+  const std::uint64_t group = r.u8() % 4 + 1;
+  const std::uint64_t hq = f[0] <= std::numeric_limits<std::uint64_t>::max() / group ? f[0] * group : f[0];
   unsigned __int128 want = 4;
   bool over = false;
   for (const unsigned __int128 factor : {static_cast<unsigned __int128>(f[0]), static_cast<unsigned __int128>(f[1]),

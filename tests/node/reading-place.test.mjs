@@ -119,6 +119,20 @@ test('placeFromRects: the section under the reading line and how far into it', (
   assert.equal(placeFromRects([], 40), null);
 });
 
+test('placeFromRects: a line in the margin between sections, or a pixel above a heading, is the next section', () => {
+  // s1 ends at 380, s2 starts at 400 (a 20 px margin)
+  const rects = [{ id: 's1', top: -420, height: 800 }, { id: 's2', top: 400, height: 900 }];
+  assert.deepEqual(placeFromRects(rects, 390), { section: 's2', within: 0 });
+  assert.deepEqual(placeFromRects(rects, 399.4), { section: 's2', within: 0 });
+  // a scroll that put s2's heading under the bar, rounded half a pixel low
+  assert.deepEqual(placeFromRects([{ id: 's1', top: -800, height: 1200.5 }, { id: 's2', top: 400.5, height: 900 }], 400),
+    { section: 's2', within: 0 });
+  // inside s1, well before its end: still s1
+  assert.equal(placeFromRects(rects, 300).section, 's1');
+  // a last section read to its end stays that section
+  assert.deepEqual(placeFromRects([{ id: 's1', top: -1000, height: 800 }], 40), { section: 's1', within: 1 });
+});
+
 test('scrollTopFor puts the place back under the reading line (a section start: its heading just below the bar)', () => {
   // section at page y 5000, 1000 px tall; the line 45 px below the window's top
   assert.equal(scrollTopFor({ sectionTop: 5000, height: 1000 }, 0, 45), 4955);

@@ -5,6 +5,8 @@
 // It also remembers the edition the reader chose (settings `lang`, in the progress store):
 // on the next visit that edition comes first, with a line saying it is the one read last
 // time (data-testid remembered-<code>), and holds the focus, so one tap or Enter opens it.
+// This script runs after the first paint (boot.mjs): html[data-chooser=ready] says it has run.
+// A click before that is still remembered: the lesson page records its own edition on load.
 import { registerServiceWorker } from '../sw-register.mjs';
 import { getSettings, setSettings } from '../settings.mjs';
 import { getProgressStore } from '../store/progress.mjs';
@@ -39,3 +41,4 @@ try {
     link.focus({ preventScroll: true });
   }
 } catch { /* storage unavailable: the chooser as built */ }
+document.documentElement.dataset.chooser = 'ready';

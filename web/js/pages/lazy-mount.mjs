@@ -49,8 +49,10 @@ function keepPlace(sections) {
   // difference is what sections above it grew; scroll by that, then look again. (A scroll
   // event may come after a section grew and before the ResizeObserver reports it: it
   // compensates too, so the growth is never taken as the reader's own move.)
+  // A reader at the very top of the page (y = 0) keeps the top: what grows there (the resume
+  // offer in the header) is what they are looking at, not something to scroll away from.
   const adjust = () => {
-    if (anchor) {
+    if (anchor && y > 0) {
       const moved = anchor.getBoundingClientRect().top - (anchorTop - (window.scrollY - y));
       if (Math.abs(moved) >= 1) window.scrollTo({ top: window.scrollY + moved, behavior: 'instant' });
     }

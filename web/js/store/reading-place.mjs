@@ -127,22 +127,32 @@ export function openReadingPlace({ storage, ids, now = () => new Date() } = {}) 
   };
 }
 
+// a pixel of rounding either side of the line; the margin between two sections is at most a
+// few rem (3 rem at 16 px, with room)
+const EDGE_PX = 1;
+const GAP_PX = 64;
+
 /**
  * The reader's place from the sections' rectangles: the section under the line `line` px
  * below the top of the window (just under the fixed bar) and how far that line is into it.
  * sections: [{id, top, height}] in page order (top relative to the window). → {section, within} | null
+ * A line in the margin between two sections, or within a pixel above the next one's top
+ * (rounding of a scroll that put that heading right under the bar), is the start of the next
+ * section: the reader is looking at its heading, not at the end of the one before.
  */
 export function placeFromRects(sections, line) {
-  let hit = null;
-  for (const s of sections) {
-    if (s.height <= 0) continue;
-    if (s.top <= line) hit = s; else break;
+  const shown = sections.filter((s) => s.height > 0);
+  let at = -1;
+  for (let i = 0; i < shown.length; i++) {
+    if (shown[i].top <= line + EDGE_PX) at = i; else break;
   }
-  if (!hit) return sections.length ? { section: sections[0].id, within: 0 } : null;
+  if (at < 0) return sections.length ? { section: (shown[0] ?? sections[0]).id, within: 0 } : null;
+  const hit = shown[at];
+  const next = shown[at + 1];
+  if (next && line >= hit.top + hit.height - EDGE_PX && next.top - line <= GAP_PX) return { section: next.id, within: 0 };
   const within = Math.min(1, Math.max(0, (line - hit.top) / hit.height));
   return { section: hit.id, within };
 }
-
 /**
  * The window scroll that puts a place back under that line: the section's top in the page
  * (sectionTop = its top relative to the window + scrollY) plus `within` of its height. A place
