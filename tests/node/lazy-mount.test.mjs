@@ -152,10 +152,23 @@ test('without IntersectionObserver every part mounts at once and items are built
 test('a section above the reader that grows scrolls the page by its growth (the reader keeps their place)', async () => {
   const { lazyMount } = await load();
   const [intro, s1] = [dom.elements.get('intro'), dom.elements.get('s1')];
+  dom.window.scrollY = 600;               // the reader scrolled down to s1
   intro.top = -600; intro.height = 500;   // above the screen
   s1.top = -100; s1.height = 900;         // the reader's section: its bottom is below a quarter down
   lazyMount({ ids: IDS, mount: () => {} });
   intro.height = 800; s1.top = 200;       // intro grew by 300 px and pushed s1 down
   dom.resizeObservers[0].callback([]);
-  assert.deepEqual(dom.window.scrolls, [300]);
+  assert.deepEqual(dom.window.scrolls, [900]);
+});
+
+test('at the very top of the page, what grows there stays in view (no scroll away from the resume offer)', async () => {
+  const { lazyMount } = await load();
+  const [intro, s1] = [dom.elements.get('intro'), dom.elements.get('s1')];
+  dom.window.scrollY = 0;
+  intro.top = 150; intro.height = 600;    // under the header, on the first screen
+  s1.top = 750; s1.height = 900;
+  lazyMount({ ids: IDS, mount: () => {} });
+  intro.top = 254; s1.top = 854;          // the offer (104 px) went into the header above intro
+  dom.resizeObservers[0].callback([]);
+  assert.deepEqual(dom.window.scrolls, []);
 });
