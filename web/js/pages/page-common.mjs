@@ -194,6 +194,15 @@ export function baseCtx(settings, { unitKey, errorNode }) {
  * formulas), drop the loading line, call mount(root, ctx()). data-state goes loading → ready,
  * or error with errorNode(err, failKey) inside that part only.
  */
+// A page being left (reload, link, closing) cancels its module fetches: a part whose import
+// fails then has not failed for the reader, who is already elsewhere; nothing is logged or shown.
+let leaving = false;
+if (typeof window !== 'undefined') {
+  window.addEventListener('beforeunload', () => { leaving = true; });
+  window.addEventListener('pagehide', () => { leaving = true; });
+  window.addEventListener('pageshow', () => { leaving = false; });   // back from the bfcache
+}
+
 export async function mountPart(id, { load, ctx, errorNode, failKey, what }) {
   const root = document.getElementById(id);
   if (!root) return;
@@ -204,6 +213,7 @@ export async function mountPart(id, { load, ctx, errorNode, failKey, what }) {
     await mod.mount(root, ctx());
     root.dataset.state = 'ready';
   } catch (err) {
+    if (leaving) return;
     console.error(`${what} ${id} failed`, err);
     for (const el of root.querySelectorAll('.section-loading')) el.remove();
     root.append(errorNode(err, failKey));
