@@ -189,11 +189,6 @@ export function baseCtx(settings, { unitKey, errorNode }) {
   };
 }
 
-/**
- * Mount one part of the page into #id: load() its module and KaTeX (i18n loadMath: parts write
- * formulas), drop the loading line, call mount(root, ctx()). data-state goes loading → ready,
- * or error with errorNode(err, failKey) inside that part only.
- */
 // A page being left (reload, link, closing) cancels its module fetches: a part whose import
 // fails then has not failed for the reader, who is already elsewhere; nothing is logged or shown.
 let leaving = false;
@@ -203,6 +198,11 @@ if (typeof window !== 'undefined') {
   window.addEventListener('pageshow', () => { leaving = false; });   // back from the bfcache
 }
 
+/**
+ * Mount one part of the page into #id: load() its module and KaTeX (i18n loadMath: parts write
+ * formulas), drop the loading line, call mount(root, ctx()). data-state goes loading → ready,
+ * or error with errorNode(err, failKey) inside that part only.
+ */
 export async function mountPart(id, { load, ctx, errorNode, failKey, what }) {
   const root = document.getElementById(id);
   if (!root) return;

@@ -1,8 +1,8 @@
 // "Continue where you stopped": the lesson page remembers, per edition, the section at the
 // top of the screen and how far into it the reader was (store/reading-place.mjs), and on the
 // next visit offers to go back there, above the title, where a phone shows it on the first
-// screen. The offer is made when the URL has no #hash (a #hash, from a link
-// or a reload, takes the page to its section itself). Accepting mounts that section, scrolls to the place with the
+// screen. The offer is made when the URL has no #hash (a #hash, from a link or a reload, takes
+// the page to its section itself). Accepting mounts that section, scrolls to the place with the
 // heading clear of the where-bar, and moves the focus to the heading; "start from the top"
 // only closes the offer. The place is saved when the reader scrolls (once the page is still
 // for a moment) and when the page is hidden or left.
@@ -10,8 +10,23 @@
 // could not be read); html[data-reading-place] = the section last saved.
 
 import { h } from '../dom.mjs';
-import { openReadingPlace, scrollTopFor } from '../store/reading-place.mjs';
-import { readingLine, placeNow } from './reading-line.mjs';
+import { openReadingPlace, placeFromRects, scrollTopFor } from '../store/reading-place.mjs';
+
+// Just under the where-bar: the line the reader reads from (the bar's height, measured by
+// where-bar.mjs, plus the same half rem as the sections' scroll-margin-top).
+function readingLine() {
+  const root = document.documentElement;
+  const bar = parseFloat(getComputedStyle(root).getPropertyValue('--where-h')) || 0;
+  const rem = parseFloat(getComputedStyle(root).fontSize) || 16;
+  return bar + rem / 2;
+}
+
+function sectionRects(ids) {
+  return ids.map((id) => document.getElementById(id)).filter(Boolean).map((s) => {
+    const r = s.getBoundingClientRect();
+    return { id: s.id, top: r.top, height: r.height };
+  });
+}
 
 /**
  * lang: the page's edition; ids: the sections in page order; start(id) → Promise (mounts a
@@ -32,7 +47,7 @@ export function setupResume({ lang, ids, start, ctx, firstScreen, storage }) {
   const hash = location.hash.slice(1);
   const worthOffering = saved && (saved.section !== ids[0] || saved.within > 0.05);
   // While the offer waits for an answer, the saved place stays as it is: the page's own moves
-  // (a reload's jump to its #hash, the offer itself pushing the text down) are not the reader's
+  // (sections mounting, the offer itself pushing the text down) are not the reader's
   // reading. The reader's own scrolling (wheel, touch, keys) or an answer ends the wait.
   let waiting = false;
   // a #hash (a link, or a reload of the page the scroll spy keeps at the section read) takes
@@ -83,7 +98,7 @@ export function setupResume({ lang, ids, start, ctx, firstScreen, storage }) {
   let ready = false;
   const save = () => {
     if (!ready || waiting) return;
-    const place = placeNow(ids);
+    const place = placeFromRects(sectionRects(ids), readingLine());
     if (place && places.save(lang, place)) document.documentElement.dataset.readingPlace = place.section;
   };
   Promise.resolve(firstScreen).then(() => { ready = true; });

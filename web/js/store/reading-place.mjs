@@ -146,13 +146,14 @@ export function placeFromRects(sections, line) {
   for (let i = 0; i < shown.length; i++) {
     if (shown[i].top <= line + EDGE_PX) at = i; else break;
   }
-  if (at < 0) return sections.length ? { section: (shown[0] ?? sections[0]).id, within: 0 } : null;
+  if (at < 0) return sections.length ? { section: sections[0].id, within: 0 } : null;
   const hit = shown[at];
   const next = shown[at + 1];
   if (next && line >= hit.top + hit.height - EDGE_PX && next.top - line <= GAP_PX) return { section: next.id, within: 0 };
   const within = Math.min(1, Math.max(0, (line - hit.top) / hit.height));
   return { section: hit.id, within };
 }
+
 /**
  * The window scroll that puts a place back under that line: the section's top in the page
  * (sectionTop = its top relative to the window + scrollY) plus `within` of its height. A place
