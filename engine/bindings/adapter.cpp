@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "attn/engine.hpp"
+#include "attn/train.hpp"
 
 namespace attn::adapter {
 namespace {
@@ -498,6 +499,126 @@ val kv_cache_info(double id) {
 val delete_kv_cache(double id) {
   return guarded([&] {
     g_kv_caches.erase(static_cast<int>(id));
+    return val::undefined();
+  });
+}
+
+// ---------------------------------------------------------------- the character model
+namespace {
+
+std::map<int, std::unique_ptr<CharModel>> g_char_models;  // id -> model
+int g_next_char_model = 1;
+
+CharModel& char_model(double id, const char* fn) {
+  const auto it = g_char_models.find(static_cast<int>(id));
+  if (it == g_char_models.end())
+    throw Error(ErrorCode::BadArgument, std::string(fn) + ": this character model was deleted");
+  return *it->second;
+}
+
+CharModelConfig to_char_config(const val& c) {
+  CharModelConfig out;
+  out.vocab = to_size(c["vocab"].as<double>());
+  out.context = to_size(c["context"].as<double>());
+  out.width = to_size(c["width"].as<double>());
+  out.layers = to_size(c["layers"].as<double>());
+  out.heads = to_size(c["heads"].as<double>());
+  out.kv_heads = to_size(c["kvHeads"].as<double>());
+  out.seed = to_u64(c["seed"].as<double>());
+  return out;
+}
+
+TrainingConfig to_training(const val& t) {
+  TrainingConfig out;
+  out.lr_max = t["lrMax"].as<double>();
+  out.lr_min = t["lrMin"].as<double>();
+  out.warmup = to_size(t["warmup"].as<double>());
+  out.total_steps = to_size(t["totalSteps"].as<double>());
+  out.clip_norm = t["clipNorm"].as<double>();
+  out.adam.weight_decay = static_cast<float>(t["weightDecay"].as<double>());
+  return out;
+}
+
+// A Uint32Array (engine.mjs makes one) -> its own vector, one copy.
+std::vector<std::uint32_t> to_tokens(const val& a) {
+  std::vector<std::uint32_t> out(to_size(a["length"].as<double>()));
+  val(typed_memory_view(out.size(), out.data())).call<void>("set", a);
+  return out;
+}
+
+}  // namespace
+
+val create_char_model(val config, val training) {
+  return guarded([&] {
+    auto model = std::make_unique<CharModel>(to_char_config(config), to_training(training));
+    const int id = g_next_char_model++;
+    g_char_models[id] = std::move(model);
+    return val(id);
+  });
+}
+
+val char_model_parameter_count(val config) {
+  return guarded([&] { return val(static_cast<double>(attn::char_model_parameter_count(to_char_config(config)))); });
+}
+
+val char_model_train_step(double id, val inputs, val targets, double batch) {
+  return guarded([&] {
+    CharModel& model = char_model(id, "trainStep");
+    const double loss = model.train_step(to_tokens(inputs), to_tokens(targets), to_size(batch));
+    val out = val::object();
+    out.set("loss", loss);
+    out.set("step", static_cast<double>(model.step()));
+    out.set("gradNorm", model.last_grad_norm());
+    return out;
+  });
+}
+
+val char_model_loss(double id, val inputs, val targets, double batch) {
+  return guarded([&] {
+    const CharModel& model = char_model(id, "evaluate");
+    return val(model.loss(to_tokens(inputs), to_tokens(targets), to_size(batch)));
+  });
+}
+
+val char_model_forward(double id, val tokens) {
+  return guarded([&] {
+    const CharModel& model = char_model(id, "forward");
+    const CharModelForward r = model.forward(to_tokens(tokens));
+    val layers = val::array();
+    for (const auto& heads : r.attention) {
+      val row = val::array();
+      for (const Matrix& w : heads) row.call<void>("push", to_js(w));
+      layers.call<void>("push", row);
+    }
+    val out = val::object();
+    out.set("probs", to_js(r.probs));
+    out.set("attention", layers);
+    return out;
+  });
+}
+
+val char_model_info(double id) {
+  return guarded([&] {
+    const CharModel& model = char_model(id, "charModel");
+    val out = val::object();
+    out.set("step", static_cast<double>(model.step()));
+    out.set("lastGradNorm", model.last_grad_norm());
+    out.set("parameterCount", static_cast<double>(model.parameters().size()));
+    return out;
+  });
+}
+
+val char_model_parameters(double id) {
+  return guarded([&] { return f32_copy(char_model(id, "parameters").parameters()); });
+}
+
+val char_models_live() {
+  return guarded([&] { return val(static_cast<double>(g_char_models.size())); });
+}
+
+val delete_char_model(double id) {
+  return guarded([&] {
+    g_char_models.erase(static_cast<int>(id));
     return val::undefined();
   });
 }

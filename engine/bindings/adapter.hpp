@@ -48,4 +48,18 @@ val kv_cache_decode(double id, val q, val k, val v, val options);
 val kv_cache_info(double id);  // {length, appended, bytes}
 val delete_kv_cache(double id);
 
+// The tiny character model (attn/train.hpp), kept in wasm memory behind an id.
+// config: {vocab, context, width, layers, heads, kvHeads, seed}; training:
+// {lrMax, lrMin, warmup, totalSteps, clipNorm, weightDecay}, both checked and
+// complete (engine.mjs). Tokens arrive as Uint32Array.
+val create_char_model(val config, val training);
+val char_model_parameter_count(val config);
+val char_model_train_step(double id, val inputs, val targets, double batch);  // {loss, step, gradNorm}
+val char_model_loss(double id, val inputs, val targets, double batch);
+val char_model_forward(double id, val tokens);  // {probs: (T, V), attention: [layer][head] (T, T)}
+val char_model_info(double id);                 // {step, lastGradNorm, parameterCount}
+val char_model_parameters(double id);           // Float32Array copy
+val char_models_live();                         // models not deleted (for the leak tests)
+val delete_char_model(double id);
+
 }  // namespace attn::adapter

@@ -33,4 +33,13 @@ EMSCRIPTEN_BINDINGS(attn) {
   function("kvCacheDecode", &a::kv_cache_decode);
   function("kvCacheInfo", &a::kv_cache_info);
   function("deleteKvCache", &a::delete_kv_cache);
+  function("createCharModel", &a::create_char_model);
+  function("charModelParameterCount", &a::char_model_parameter_count);
+  function("charModelTrainStep", &a::char_model_train_step);
+  function("charModelLoss", &a::char_model_loss);
+  function("charModelForward", &a::char_model_forward);
+  function("charModelInfo", &a::char_model_info);
+  function("charModelParameters", &a::char_model_parameters);
+  function("charModelsLive", &a::char_models_live);
+  function("deleteCharModel", &a::delete_char_model);
 }

@@ -313,6 +313,83 @@ const KV_CACHE_OPTIONS = ['headsKv', 'dk', 'dv', 'window'];
 const DECODE_OPTIONS = ['scale', 'variant'];
 const PREFILL_OPTIONS = ['scale', 'variant', 'blockQ', 'blockK', 'returnWeights'];
 
+// ------------------------------------------------------------------ the character model
+// CharModel (attn/train.hpp) behind a handle; defaults are the engine's (CharModelConfig,
+// TrainingConfig). Sizes whose combinations the engine checks (width % heads, heads %
+// kvHeads, the memory budget, a token >= vocab, T > context) are left to it.
+const CHAR_MODEL_OPTIONS = ['vocab', 'context', 'width', 'layers', 'heads', 'kvHeads', 'seed', 'training'];
+const TRAINING_DEFAULTS = Object.freeze({ lrMax: 3e-3, lrMin: 3e-4, warmup: 10, totalSteps: 1000, clipNorm: 1, weightDecay: 0.01 });
+
+// A finite number >= 0 (> 0 when `positive`), or the fallback when undefined.
+function real(fn, name, x, fallback, { positive = false } = {}) {
+  if (x === undefined) return fallback;
+  if (typeof x !== 'number' || !Number.isFinite(x))
+    fail(typeName(x) === `number ${x}` ? 'NonFinite' : 'BadArgument', `${fn}: ${name} must be a finite number, got ${typeName(x)}`);
+  if (positive ? !(x > 0) : !(x >= 0)) fail('BadArgument', `${fn}: ${name} is ${x}; it must be ${positive ? 'above' : 'at least'} 0`);
+  return x;
+}
+
+// {vocab, context, width, layers, heads, kvHeads, seed} checked, with the engine's defaults.
+function charModelConfig(fn, o) {
+  const heads = o.heads === undefined ? 4 : count(fn, 'heads', o.heads);
+  return {
+    vocab: count(fn, 'vocab', o.vocab),
+    context: o.context === undefined ? 64 : count(fn, 'context', o.context),
+    width: o.width === undefined ? 64 : count(fn, 'width', o.width),
+    layers: o.layers === undefined ? 2 : count(fn, 'layers', o.layers),
+    heads,
+    kvHeads: o.kvHeads === undefined ? heads : count(fn, 'kvHeads', o.kvHeads),
+    seed: o.seed === undefined ? 1 : count(fn, 'seed', o.seed, { min: 0 }),
+  };
+}
+
+function trainingConfig(fn, t) {
+  const o = options(`${fn}: training`, t, Object.keys(TRAINING_DEFAULTS));
+  const d = TRAINING_DEFAULTS;
+  const out = {
+    lrMax: real(fn, 'training.lrMax', o.lrMax, d.lrMax),
+    lrMin: real(fn, 'training.lrMin', o.lrMin, d.lrMin),
+    warmup: o.warmup === undefined ? d.warmup : count(fn, 'training.warmup', o.warmup, { min: 0 }),
+    totalSteps: o.totalSteps === undefined ? d.totalSteps : count(fn, 'training.totalSteps', o.totalSteps),
+    clipNorm: real(fn, 'training.clipNorm', o.clipNorm, d.clipNorm, { positive: true }),
+    weightDecay: real(fn, 'training.weightDecay', o.weightDecay, d.weightDecay),
+  };
+  if (out.lrMin > out.lrMax) fail('BadArgument', `${fn}: training.lrMin ${out.lrMin} is above training.lrMax ${out.lrMax}`);
+  return out;
+}
+
+// Character ids: a Uint32Array (a fresh view) or an array of whole numbers below 2^32 (copied), not empty.
+function tokens(fn, name, x) {
+  let data;
+  if (kindOf(x) === 'Uint32Array') {
+    data = viewOf(Uint32Array, x, name);
+  } else if (Array.isArray(x)) {
+    const length = x.length;
+    if (typeof length !== 'number' || length * 4 > WASM_BYTES)
+      fail('TooLarge', `${fn}: ${name} has ${length} entries; WebAssembly can address 4 GiB at most`);
+    data = new Uint32Array(length);
+    for (let i = 0; i < length; i++) {
+      const t = x[i];
+      if (typeof t !== 'number' || !Number.isInteger(t) || t < 0 || t >= 2 ** 32)
+        fail('BadArgument', `${fn}: ${name}[${i}] must be a character id (a whole number from 0), got ${typeName(t)}`);
+      data[i] = t;
+    }
+  } else {
+    fail('BadArgument', `${fn}: ${name} must be a Uint32Array or an array of character ids, got ${typeName(x)}`);
+  }
+  if (data.length === 0) fail('ZeroDimension', `${fn}: ${name} is empty; it needs at least 1 character`);
+  return data;
+}
+
+// (inputs, targets, batch) of trainStep and evaluate; batch defaults to 1.
+function batchArgs(fn, inputs, targets, batch) {
+  return readArgs(fn, () => [tokens(fn, 'inputs', inputs), tokens(fn, 'targets', targets),
+    batch === undefined ? 1 : count(fn, 'batch', batch)]);
+}
+
+// Lets the event loop run (an abort, a worker's messages) between two training steps.
+const nextTurn = () => new Promise((resolve) => { setTimeout(resolve, 0); });
+
 // ------------------------------------------------------------------ API
 function makeApi(M) {
   VARIANTS = M.variantNames();
@@ -342,6 +419,87 @@ function makeApi(M) {
       },
       track(handle) { token = handle; registry.register(handle, id, handle); return handle; },
     };
+  };
+
+  // The handle of the character model `id` (api.charModel; loadCharModel later).
+  const wrapCharModel = (id, config, training) => {
+    const model = engineObject('deleteCharModel', id, 'this character model was deleted');
+    const alive = (name) => model.alive(name);
+    const parameterCount = call('charModelInfo', id).parameterCount;
+    let lastGradNorm = 0;
+    const handle = {
+      config: Object.freeze({ ...config, training: Object.freeze({ ...training }) }),
+      parameterCount,
+      /** Updates done so far. */
+      get step() { alive('step'); return call('charModelInfo', id).step; },
+      /** Global gradient norm before clipping, at the last trainStep (0 before the first). */
+      get lastGradNorm() { return lastGradNorm; },
+      /**
+       * One step (forward, backward, clipping, AdamW) on `batch` sequences of
+       * inputs.length / batch characters; targets[i] follows inputs[i]. Returns the
+       * mean cross-entropy before the update (nats per character).
+       */
+      trainStep(inputs, targets, batch) {
+        const name = 'trainStep';
+        alive(name);
+        const r = call('charModelTrainStep', id, ...batchArgs(name, inputs, targets, batch));
+        lastGradNorm = r.gradNorm;
+        return r.loss;
+      },
+      /** The same mean loss, without updating anything. */
+      evaluate(inputs, targets, batch) {
+        const name = 'evaluate';
+        alive(name);
+        return call('charModelLoss', id, ...batchArgs(name, inputs, targets, batch));
+      },
+      /**
+       * One text of 1..context characters: {probs: (T, V) next-character
+       * probabilities after each position, attention: [layer][head] (T, T) causal weights}.
+       */
+      forward(text) {
+        const name = 'forward';
+        alive(name);
+        return call('charModelForward', id, readArgs(name, () => tokens(name, 'tokens', text)));
+      },
+      /**
+       * Runs `steps` training steps, yielding to the event loop between two, so an
+       * abort of `signal` stops it before the next step. next(i) returns the batch
+       * {inputs, targets, batch}; onStep({index, step, loss, gradNorm}) after each.
+       * Resolves {losses, aborted}.
+       */
+      async train(t) {
+        const name = 'train';
+        alive(name);
+        const o = readArgs(name, () => {
+          const x = options(name, t, ['steps', 'next', 'signal', 'onStep']);
+          const steps = count(name, 'steps', x.steps, { min: 0 });
+          if (typeof x.next !== 'function') fail('BadArgument', `${name}: next must be a function returning {inputs, targets, batch}, got ${typeName(x.next)}`);
+          if (x.onStep !== undefined && typeof x.onStep !== 'function') fail('BadArgument', `${name}: onStep must be a function, got ${typeName(x.onStep)}`);
+          const signal = x.signal;
+          if (signal !== undefined && (signal === null || typeof signal !== 'object' || typeof signal.aborted !== 'boolean'))
+            fail('BadArgument', `${name}: signal must be an AbortSignal, got ${typeName(signal)}`);
+          return { steps, next: x.next, signal, onStep: x.onStep };
+        });
+        const losses = [];
+        for (let i = 0; i < o.steps; i++) {
+          if (o.signal?.aborted) return { losses, aborted: true };
+          const b = o.next(i);
+          if (!isObject(b)) fail('BadArgument', `${name}: next(${i}) must return {inputs, targets, batch}, got ${typeName(b)}`);
+          const loss = handle.trainStep(b.inputs, b.targets, b.batch);
+          losses.push(loss);
+          if (o.onStep) o.onStep({ index: i, step: handle.step, loss, gradNorm: lastGradNorm });
+          await nextTurn();
+        }
+        return { losses, aborted: false };
+      },
+      /** The weights, a Float32Array copy (layout of attn::CharModel::parameters). */
+      parameters() {
+        alive('parameters');
+        return call('charModelParameters', id);
+      },
+      delete() { model.free(); },
+    };
+    return model.track(Object.freeze(handle));
   };
 
   const api = Object.freeze({
@@ -554,6 +712,35 @@ function makeApi(M) {
       } finally {
         cache.delete();
       }
+    },
+
+    /**
+     * A tiny decoder-only character model (attn::CharModel) kept in the engine:
+     * {vocab (required), context = 64, width = 64, layers = 2, heads = 4, kvHeads = heads,
+     * seed = 1, training: {lrMax, lrMin, warmup, totalSteps, clipNorm, weightDecay}}.
+     * Returns a handle; see engine/README.md. Call delete() when done (a dropped
+     * handle is freed after garbage collection).
+     */
+    charModel(args) {
+      const fn = 'charModel';
+      const [config, training] = readArgs(fn, () => {
+        const o = options(fn, args, CHAR_MODEL_OPTIONS);
+        return [charModelConfig(fn, o), trainingConfig(fn, o.training)];
+      });
+      const id = call('createCharModel', config, training);
+      return wrapCharModel(id, config, training);
+    },
+
+    /** Number of weights of a configuration (same checks as charModel, nothing allocated). */
+    charModelParameterCount(args) {
+      const fn = 'charModelParameterCount';
+      const config = readArgs(fn, () => charModelConfig(fn, options(fn, args, CHAR_MODEL_OPTIONS.filter((k) => k !== 'training'))));
+      return call('charModelParameterCount', config);
+    },
+
+    /** Character models created and not yet deleted (freed). */
+    charModelsLive() {
+      return call('charModelsLive');
     },
 
     rowStats(weights) {
