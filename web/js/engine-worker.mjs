@@ -1,11 +1,13 @@
 // The engine's module Worker: loads ./engine.mjs once and answers requests through
 // the transport (transport.mjs has the message shapes). A request names any method
 // of engine.mjs and its arguments reach it whole; engine.mjs checks them. Besides
-// those: the pool's handlers (pool-worker.mjs) and `testCrash`.
+// those: the pool's handlers (pool-worker.mjs), the character model's
+// (char-model-worker.mjs) and `testCrash`.
 //   testCrash [{kind: 'throw' | 'trap' | 'hang'}]   for the browser tests of the crash handling
 //        (engine-crash.test.mjs): an uncaught error, a WebAssembly trap, a worker that never answers
 import { serveWorker } from './transport.mjs';
 import { poolHandlers } from './pool-worker.mjs';
+import { charModelHandlers } from './char-model-worker.mjs';
 
 function testCrash([{ kind = 'throw' } = {}]) {
   if (kind === 'trap') throw new WebAssembly.RuntimeError('unreachable (test)');
@@ -19,5 +21,5 @@ serveWorker(self, async () => {
   const engine = await loadEngine();
   let info = null;
   try { info = engine.info(); } catch { /* info is optional */ }
-  return { target: engine, handlers: { ...poolHandlers(engine), testCrash }, info };
+  return { target: engine, handlers: { ...poolHandlers(engine), ...charModelHandlers(engine), testCrash }, info };
 });

@@ -4,9 +4,11 @@
 //
 // Messages (structured clone; typed arrays in results are transferred):
 //   worker → page, once at start:  {ready: true, info} | {ready: false, error}
-//   page → worker:                 {id, method, args: [...]}   (args reach the handler as they were sent)
+//   page → worker:                 {id, method, args: [...], aborted?: true}   (args reach the handler as they
+//                                  were sent; aborted: its signal had aborted before it was sent)
 //   worker → page, any number:     {id, progress}              (a handler's progress(p); counts as word)
 //   worker → page, last:           {id, result} | {id, error: {message, code}}
+//   page → worker:                 {abort: id}  the request's signal aborted: its handler's ctx.signal aborts
 //   page → worker, at start:       {alive: name}   hold the Web Lock `name` for as long as you live
 //   worker → page:                 {alive: true}   held (the page then waits for that lock)
 // An error keeps its `code` ('ShapeMismatch', 'TooLarge', … from engine.mjs); a WebAssembly trap or
@@ -17,11 +19,15 @@
 // Page side:
 //   const link = connectWorker({ workerUrl, stallMs });
 //   await link.ready;                                    // the worker's info, or rejects 'EngineLoad'
-//   const r = await link.request('attention', [args], { transfer, onProgress });
+//   const r = await link.request('attention', [args], { transfer, onProgress, signal });
+//        signal (an AbortSignal): aborting it aborts the handler's ctx.signal in the worker (a long
+//        handler such as a training run stops between steps and answers); the request still settles
+//        with what the handler returns. link.cancel() is the hard stop (a fresh worker).
 //   link.cancel();       // terminate: waiting requests reject 'Cancelled'; a fresh worker starts
 //   link.onStatus((kind, detail) => …);                  // 'ready' | 'error' | 'restart' | 'crash'
 //   link.terminate();    // for good
-// Requests run one after another in the worker, in the order they were made. A crashed or stuck
+// Requests run one after another in the worker, in the order they were made (a handler that
+// returns a promise holds the next request back until it settles; only {abort} passes it). A crashed or stuck
 // worker (killed, out of memory, a trap or abort, an uncaught error, a reply that cannot be read,
 // or no word for `stallMs` while a request waits) is replaced: every waiting request rejects with
 // 'EngineCrashed' and onStatus listeners get ('crash', err).
@@ -34,7 +40,8 @@
 //
 // Worker side:
 //   serveWorker(self, async () => ({ target, handlers, info }));
-//   //   a method is handlers[method](args, {progress}) if there is one, else target[method](...args)
+//   //   a method is handlers[method](args, {progress, signal}) if there is one, else target[method](...args);
+//   //   a handler may return a promise (its result is posted once it settles)
 
 const STALL_MS = 90000;
 
@@ -170,22 +177,32 @@ export function connectWorker({ workerUrl, stallMs = STALL_MS, locks = globalThi
   }
   function quiet() { clearTimeout(watchdog); watchdog = null; }
 
-  async function request(method, args = [], { transfer = [], onProgress = null } = {}) {
+  async function request(method, args = [], { transfer = [], onProgress = null, signal = null } = {}) {
     await readyPromise;   // throws the EngineLoad error when the worker could not start
     const id = nextId++;
     const w = worker;
-    return new Promise((resolve, reject) => {
+    const promise = new Promise((resolve, reject) => {
       const start = !pending.size;
       pending.set(id, { resolve, reject, onProgress });
       if (start) heard();
       try {
-        w.postMessage({ id, method, args }, transfer);
+        w.postMessage(signal?.aborted ? { id, method, args, aborted: true } : { id, method, args }, transfer);
       } catch (e) {   // arguments that cannot be cloned (a function, a detached buffer)
         pending.delete(id);
         if (!pending.size) quiet();
         reject(replyError({ message: String(e && e.message || e) }, 'BadArgument'));
       }
     });
+    if (signal && typeof signal.addEventListener === 'function') {
+      // tell the worker once; a worker replaced meanwhile never hears of it (its requests were rejected)
+      const onAbort = () => { if (w === worker && pending.has(id)) { try { w.postMessage({ abort: id }); } catch { /* gone */ } } };
+      if (!signal.aborted) {
+        signal.addEventListener('abort', onAbort, { once: true });
+        const off = () => signal.removeEventListener('abort', onAbort);
+        promise.then(off, off);
+      }
+    }
+    return promise;
   }
 
   spawn();
@@ -257,26 +274,45 @@ export function serveWorker(scope, load) {
   loaded.then(({ info = null } = {}) => scope.postMessage({ ready: true, info }),
     (e) => scope.postMessage({ ready: false, error: serializeError(e) }));
 
-  function answer({ target = {}, handlers = {} }, { id, method, args = [] }) {
+  const post = (id, result) => {
+    try {
+      scope.postMessage({ id, result }, [...collectBuffers(result)]);   // results are fresh copies
+    } catch (e) {
+      scope.postMessage({ id, error: serializeError(e) });
+    }
+  };
+
+  // Returns a promise only for a handler that returned one (the queue waits for it).
+  function answer({ target = {}, handlers = {} }, { id, method, args = [] }, signal) {
     try {
       let result;
       if (Object.hasOwn(handlers, method)) {
-        result = handlers[method](args, { progress: (p) => scope.postMessage({ id, progress: p }) });
+        result = handlers[method](args, { progress: (p) => scope.postMessage({ id, progress: p }), signal });
       } else if (typeof method === 'string' && Object.hasOwn(target, method) && typeof target[method] === 'function') {
         result = target[method](...args);
       } else {
         throw codedError('BadArgument', `unknown engine method: ${method}`);
       }
-      scope.postMessage({ id, result }, [...collectBuffers(result)]);   // results are fresh copies
+      if (result && typeof result.then === 'function')
+        return Promise.resolve(result).then((r) => post(id, r), (e) => scope.postMessage({ id, error: serializeError(e) }));
+      post(id, result);
     } catch (e) {
       scope.postMessage({ id, error: serializeError(e) });
     }
+    return undefined;
   }
 
+  const aborts = new Map();            // id → AbortController of a request not yet answered
+  let queue = loaded.catch(() => {});  // requests run one after another, in order
   scope.onmessage = (ev) => {
     const msg = ev.data || {};
     if (msg.id === undefined && typeof msg.alive === 'string') { holdAlive(scope, msg.alive); return; }
-    loaded.then((api) => answer(api || {}, msg),
-      () => scope.postMessage({ id: msg.id, error: { message: 'engine not loaded', code: 'EngineLoad' } }));
+    if (msg.id === undefined && msg.abort !== undefined) { aborts.get(msg.abort)?.abort(); return; }
+    const controller = new AbortController();
+    if (msg.aborted === true) controller.abort();
+    aborts.set(msg.id, controller);
+    queue = queue.then(() => loaded).then((api) => answer(api || {}, msg, controller.signal),
+      () => scope.postMessage({ id: msg.id, error: { message: 'engine not loaded', code: 'EngineLoad' } }))
+      .finally(() => aborts.delete(msg.id));
   };
 }
