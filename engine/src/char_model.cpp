@@ -5,44 +5,20 @@
 // the forward keeps out and the log-sum-exp, the backward recomputes the
 // weights) and for double (the reference attention), which the whole-model
 // gradient check differentiates numerically. The update (clipping, AdamW,
-// the schedule) is adamw.cpp's. No sampling or KV cache here.
+// the schedule) is adamw.cpp's; sampling with the KV cache is char_sampling.cpp's.
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "attn/train.hpp"
+#include "char_model_layout.hpp"
 #include "checks.hpp"
 
 namespace attn {
-namespace {
-
-using detail::fail;
-
-// How a tensor starts: N(0, 0.02²), N(0, (0.02/√(2·layers))²) for the
-// projections back into the residual stream, ones (LayerNorm gains), zeros.
-enum class Init { Normal, Residual, Ones, Zeros };
-struct Tensor {
-  std::size_t offset, size;
-  Init init;
-};
-
-struct Block {  // offsets into the flat parameter array
-  std::size_t ln1w, ln1b, wq, bq, wk, bk, wv, bv, wo, bo, ln2w, ln2b, wfc, bfc, wproj, bproj;
-};
-
-struct Layout {
-  std::size_t V, T, C, H, Hkv, hd, Ckv, F;  // F = 4·C, the MLP's hidden width
-  std::size_t wte, wpe, lnfw, lnfb, total = 0;
-  std::vector<Block> blocks;
-  std::vector<Tensor> tensors;
-  std::size_t add(std::size_t size, Init init) {
-    tensors.push_back({total, size, init});
-    total += size;
-    return total - size;
-  }
-};
+namespace detail {
 
 Layout make_layout(const CharModelConfig& c) {
   const char* fn = "CharModel";
@@ -64,32 +40,44 @@ Layout make_layout(const CharModelConfig& c) {
   Layout lo;
   lo.V = c.vocab, lo.T = c.context, lo.C = c.width, lo.H = c.heads, lo.Hkv = c.kv_heads;
   lo.hd = c.width / c.heads, lo.Ckv = lo.hd * c.kv_heads, lo.F = 4 * c.width;
-  lo.wte = lo.add(lo.V * lo.C, Init::Normal);
-  lo.wpe = lo.add(lo.T * lo.C, Init::Normal);
+  lo.wte = lo.add(lo.V * lo.C, Init::Normal, lo.C);
+  lo.wpe = lo.add(lo.T * lo.C, Init::Normal, lo.C);
   for (std::size_t l = 0; l < c.layers; ++l) {
     Block b;
-    b.ln1w = lo.add(lo.C, Init::Ones);
-    b.ln1b = lo.add(lo.C, Init::Zeros);
-    b.wq = lo.add(lo.C * lo.C, Init::Normal);
-    b.bq = lo.add(lo.C, Init::Zeros);
-    b.wk = lo.add(lo.Ckv * lo.C, Init::Normal);
-    b.bk = lo.add(lo.Ckv, Init::Zeros);
-    b.wv = lo.add(lo.Ckv * lo.C, Init::Normal);
-    b.bv = lo.add(lo.Ckv, Init::Zeros);
-    b.wo = lo.add(lo.C * lo.C, Init::Residual);
-    b.bo = lo.add(lo.C, Init::Zeros);
-    b.ln2w = lo.add(lo.C, Init::Ones);
-    b.ln2b = lo.add(lo.C, Init::Zeros);
-    b.wfc = lo.add(lo.F * lo.C, Init::Normal);
-    b.bfc = lo.add(lo.F, Init::Zeros);
-    b.wproj = lo.add(lo.C * lo.F, Init::Residual);
-    b.bproj = lo.add(lo.C, Init::Zeros);
+    b.ln1w = lo.add(lo.C, Init::Ones, lo.C);
+    b.ln1b = lo.add(lo.C, Init::Zeros, lo.C);
+    b.wq = lo.add(lo.C * lo.C, Init::Normal, lo.C);
+    b.bq = lo.add(lo.C, Init::Zeros, lo.C);
+    b.wk = lo.add(lo.Ckv * lo.C, Init::Normal, lo.C);
+    b.bk = lo.add(lo.Ckv, Init::Zeros, lo.Ckv);
+    b.wv = lo.add(lo.Ckv * lo.C, Init::Normal, lo.C);
+    b.bv = lo.add(lo.Ckv, Init::Zeros, lo.Ckv);
+    b.wo = lo.add(lo.C * lo.C, Init::Residual, lo.C);
+    b.bo = lo.add(lo.C, Init::Zeros, lo.C);
+    b.ln2w = lo.add(lo.C, Init::Ones, lo.C);
+    b.ln2b = lo.add(lo.C, Init::Zeros, lo.C);
+    b.wfc = lo.add(lo.F * lo.C, Init::Normal, lo.C);
+    b.bfc = lo.add(lo.F, Init::Zeros, lo.F);
+    b.wproj = lo.add(lo.C * lo.F, Init::Residual, lo.F);
+    b.bproj = lo.add(lo.C, Init::Zeros, lo.C);
     lo.blocks.push_back(b);
   }
-  lo.lnfw = lo.add(lo.C, Init::Ones);
-  lo.lnfb = lo.add(lo.C, Init::Zeros);
+  lo.lnfw = lo.add(lo.C, Init::Ones, lo.C);
+  lo.lnfb = lo.add(lo.C, Init::Zeros, lo.C);
   return lo;
 }
+
+}  // namespace detail
+
+namespace {
+
+using detail::Block;
+using detail::fail;
+using detail::Init;
+using detail::Layout;
+using detail::make_layout;
+using detail::Tensor;
+
 
 // T = inputs.size() / batch after the checks train_step documents.
 std::size_t check_batch(const CharModelConfig& c, const std::vector<std::uint32_t>& inputs,
@@ -393,6 +381,16 @@ double CharModel::train_step(const std::vector<std::uint32_t>& inputs,
                grads_.data() + t.offset, t.size, lr, step_, cfg);
   }
   return loss;
+}
+
+void CharModel::set_optimizer_state(std::vector<float> m, std::vector<float> v, std::size_t step) {
+  if (m.size() != params_.size() || v.size() != params_.size())
+    fail(ErrorCode::ShapeMismatch, "CharModel::set_optimizer_state: " + std::to_string(m.size()) +
+                                       " and " + std::to_string(v.size()) + " moments for " +
+                                       std::to_string(params_.size()) + " parameters");
+  m_ = std::move(m);
+  v_ = std::move(v);
+  step_ = step;
 }
 
 CharModelForward CharModel::forward(const std::vector<std::uint32_t>& tokens) const {

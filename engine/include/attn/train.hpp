@@ -212,6 +212,16 @@ class CharModel {
   std::size_t step() const { return step_; }           // updates done
   double last_grad_norm() const { return grad_norm_; }  // before clipping, at the last step
 
+  // The optimizer's state, for checkpoints (checkpoint.hpp): the training
+  // configuration and AdamW's moment buffers m and v (parameters() layout).
+  const TrainingConfig& training() const { return training_; }
+  const std::vector<float>& adam_m() const { return m_; }
+  const std::vector<float>& adam_v() const { return v_; }
+  // Replaces m, v and step() (the next train_step is step + 1 of AdamW and
+  // of the schedule). ShapeMismatch unless m and v have parameters().size()
+  // entries; nothing changes when it throws.
+  void set_optimizer_state(std::vector<float> m, std::vector<float> v, std::size_t step);
+
  private:
   CharModelConfig config_;
   TrainingConfig training_;
