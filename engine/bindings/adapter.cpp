@@ -13,14 +13,17 @@
 #include <cmath>
 #include <cstdint>
 #include <exception>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <new>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "attn/engine.hpp"
+#include "attn/char_sampling.hpp"
 #include "attn/train.hpp"
 
 namespace attn::adapter {
@@ -508,6 +511,9 @@ namespace {
 
 std::map<int, std::unique_ptr<CharModel>> g_char_models;  // id -> model
 int g_next_char_model = 1;
+// id -> {model id, decoder}; a decoder refers to its model, so deleting the model deletes them
+std::map<int, std::pair<int, std::unique_ptr<CharModelDecoder>>> g_char_decoders;
+int g_next_char_decoder = 1;
 
 CharModel& char_model(double id, const char* fn) {
   const auto it = g_char_models.find(static_cast<int>(id));
@@ -618,7 +624,65 @@ val char_models_live() {
 
 val delete_char_model(double id) {
   return guarded([&] {
-    g_char_models.erase(static_cast<int>(id));
+    const int model = static_cast<int>(id);
+    for (auto it = g_char_decoders.begin(); it != g_char_decoders.end();)
+      it = it->second.first == model ? g_char_decoders.erase(it) : std::next(it);
+    g_char_models.erase(model);
+    return val::undefined();
+  });
+}
+
+val char_model_sample(double id, val prompt, double count, val options) {
+  return guarded([&] {
+    const CharModel& model = char_model(id, "sample");
+    SampleOptions opt;
+    opt.temperature = options["temperature"].as<double>();
+    opt.top_k = to_size(options["topK"].as<double>());
+    opt.seed = to_u64(options["seed"].as<double>());
+    const std::vector<std::uint32_t> out = attn::sample(model, to_tokens(prompt), to_size(count), opt);
+    return val(typed_memory_view(out.size(), out.data())).call<val>("slice");
+  });
+}
+
+namespace {
+CharModelDecoder& char_decoder(double id, const char* fn) {
+  const auto it = g_char_decoders.find(static_cast<int>(id));
+  if (it == g_char_decoders.end())
+    throw Error(ErrorCode::BadArgument, std::string(fn) + ": this decoder was deleted (or its model was)");
+  return *it->second.second;
+}
+}  // namespace
+
+val create_char_decoder(double model_id) {
+  return guarded([&] {
+    auto decoder = std::make_unique<CharModelDecoder>(char_model(model_id, "decoder"));
+    const int id = g_next_char_decoder++;
+    g_char_decoders[id] = {static_cast<int>(model_id), std::move(decoder)};
+    return val(id);
+  });
+}
+
+val char_decoder_feed(double id, double token) {
+  return guarded([&] {
+    // engine.mjs passes a whole number below 2^32
+    return f32_copy(char_decoder(id, "feed").feed(static_cast<std::uint32_t>(token)));
+  });
+}
+
+val char_decoder_info(double id) {
+  return guarded([&] {
+    const CharModelDecoder& d = char_decoder(id, "decoder");
+    val out = val::object();
+    out.set("length", static_cast<double>(d.length()));
+    out.set("cacheBytes", static_cast<double>(d.cache_bytes()));
+    out.set("cacheCapacityBytes", static_cast<double>(d.cache_capacity_bytes()));
+    return out;
+  });
+}
+
+val delete_char_decoder(double id) {
+  return guarded([&] {
+    g_char_decoders.erase(static_cast<int>(id));
     return val::undefined();
   });
 }

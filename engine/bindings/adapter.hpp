@@ -60,6 +60,13 @@ val char_model_forward(double id, val tokens);  // {probs: (T, V), attention: [l
 val char_model_info(double id);                 // {step, lastGradNorm, parameterCount}
 val char_model_parameters(double id);           // Float32Array copy
 val char_models_live();                         // models not deleted (for the leak tests)
-val delete_char_model(double id);
+val delete_char_model(double id);  // and its decoders
+// Generation (attn/char_sampling.hpp). options: {temperature, topK, seed}, checked.
+val char_model_sample(double id, val prompt, double count, val options);  // Uint32Array
+// A CharModelDecoder of model `id`, kept under its own id; freed with it.
+val create_char_decoder(double model_id);
+val char_decoder_feed(double id, double token);  // Float32Array of vocab probabilities
+val char_decoder_info(double id);                // {length, cacheBytes, cacheCapacityBytes}
+val delete_char_decoder(double id);
 
 }  // namespace attn::adapter

@@ -42,4 +42,9 @@ EMSCRIPTEN_BINDINGS(attn) {
   function("charModelParameters", &a::char_model_parameters);
   function("charModelsLive", &a::char_models_live);
   function("deleteCharModel", &a::delete_char_model);
+  function("charModelSample", &a::char_model_sample);
+  function("createCharDecoder", &a::create_char_decoder);
+  function("charDecoderFeed", &a::char_decoder_feed);
+  function("charDecoderInfo", &a::char_decoder_info);
+  function("deleteCharDecoder", &a::delete_char_decoder);
 }

@@ -492,6 +492,51 @@ function makeApi(M) {
         }
         return { losses, aborted: false };
       },
+      /**
+       * `length` new characters after `prompt` (ids; may be empty) drawn from softmax(logits /
+       * temperature) over the topK most likely (0 = all), with the decode path's KV caches;
+       * the same seed gives the same text. Returns a Uint32Array of the new characters only.
+       */
+      sample(prompt, length, opts) {
+        const name = 'sample';
+        alive(name);
+        const a = readArgs(name, () => {
+          const p = prompt === undefined || (Array.isArray(prompt) && prompt.length === 0)
+            ? new Uint32Array(0) : tokens(name, 'prompt', prompt);
+          const n = count(name, 'count', length, { min: 0 });
+          const o = options(name, opts, ['temperature', 'topK', 'seed']);
+          return [p, n, {
+            temperature: real(name, 'temperature', o.temperature, 1, { positive: true }),
+            topK: o.topK === undefined ? 0 : count(name, 'topK', o.topK, { min: 0 }),
+            seed: o.seed === undefined ? 1 : count(name, 'seed', o.seed, { min: 0 }),
+          }];
+        });
+        return call('charModelSample', id, ...a);
+      },
+      /**
+       * One character at a time through the model's KV caches: {feed(token) → Float32Array
+       * of next-character probabilities, length, cacheBytes, cacheCapacityBytes, delete()}.
+       * Deleting the model deletes its decoders.
+       */
+      decoder() {
+        alive('decoder');
+        const did = call('createCharDecoder', id);
+        const dec = engineObject('deleteCharDecoder', did, 'this decoder was deleted (or its model was)');
+        const live = (name) => { alive(name); dec.alive(name); };
+        return dec.track(Object.freeze({
+          feed(token) {
+            const name = 'feed';
+            live(name);
+            if (typeof token !== 'number' || !Number.isInteger(token) || token < 0 || token >= 2 ** 32)
+              fail('BadArgument', `${name}: token must be a character id (a whole number from 0), got ${typeName(token)}`);
+            return call('charDecoderFeed', did, token);
+          },
+          get length() { live('length'); return call('charDecoderInfo', did).length; },
+          get cacheBytes() { live('cacheBytes'); return call('charDecoderInfo', did).cacheBytes; },
+          get cacheCapacityBytes() { live('cacheCapacityBytes'); return call('charDecoderInfo', did).cacheCapacityBytes; },
+          delete() { dec.free(); },
+        }));
+      },
       /** The weights, a Float32Array copy (layout of attn::CharModel::parameters). */
       parameters() {
         alive('parameters');

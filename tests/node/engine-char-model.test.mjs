@@ -166,3 +166,78 @@ test('train(): onStep per step; an abort stops it between steps', async () => {
     m.delete();
   }
 });
+
+// ------------------------------------------------------------------ sampling and the decoder
+// A model trained a little on the repeating text, so that its argmax is meaningful.
+function trained() {
+  const m = engine.charModel(SMALL);
+  for (let s = 0; s < 40; s++) m.trainStep(window(s % 5, 16).inputs, window(s % 5, 16).targets);
+  return m;
+}
+
+test('sample: the same seed gives the same text; topK 1 is the argmax of forward', () => {
+  const m = trained();
+  try {
+    const a = m.sample([0, 1, 2], 12, { seed: 5, temperature: 1.5 });
+    assert.ok(a instanceof Uint32Array);
+    assert.equal(a.length, 12);
+    assert.ok(a.every((t) => t < SMALL.vocab));
+    assert.deepEqual(m.sample([0, 1, 2], 12, { seed: 5, temperature: 1.5 }), a);
+    const others = [6, 7, 8].map((seed) => m.sample([0, 1, 2], 12, { seed, temperature: 1.5 }).join());
+    assert.ok(others.some((x) => x !== a.join()), 'other seeds give other text');
+    // greedy: each new character is the argmax of forward's last row on the text so far
+    const text = [0, 1, 2];
+    const greedy = m.sample(text, 8, { topK: 1 });
+    for (const next of greedy) {
+      const { probs } = m.forward(text);
+      const last = probs.data.subarray((probs.rows - 1) * probs.cols);
+      assert.equal(next, last.indexOf(Math.max(...last)));
+      text.push(next);
+    }
+    assert.deepEqual(Array.from(greedy), [3, 4, 0, 1, 2, 3, 4, 0], 'the trained model continues the pattern');
+    assert.equal(m.sample([1], 0).length, 0);
+  } finally {
+    m.delete();
+  }
+});
+
+test('decoder: feed one character at a time equals forward rows; cache grows to its capacity; context is the limit', () => {
+  const m = trained();
+  try {
+    const d = m.decoder();
+    const text = text16();
+    const { probs } = m.forward(text);
+    for (let t = 0; t < text.length; t++) {
+      const p = d.feed(text[t]);
+      assert.equal(p.length, SMALL.vocab);
+      const row = probs.data.subarray(t * SMALL.vocab, (t + 1) * SMALL.vocab);
+      for (let i = 0; i < p.length; i++) assert.ok(Math.abs(p[i] - row[i]) < 1e-5, `position ${t}, char ${i}: ${p[i]} vs ${row[i]}`);
+      assert.equal(d.length, t + 1);
+      assert.ok(d.cacheBytes > 0 && d.cacheBytes <= d.cacheCapacityBytes);
+    }
+    throwsCode(() => d.feed(1), 'ShapeMismatch');
+    assert.equal(d.length, 16, 'a refused feed changes nothing');
+    d.delete();
+    throwsCode(() => d.feed(1), 'BadArgument', /decoder was deleted/);
+    const e = m.decoder();
+    throwsCode(() => e.feed(8), 'BadArgument', /8/);
+    throwsCode(() => e.feed(-1), 'BadArgument', /token must be a character id/);
+    m.delete();
+    throwsCode(() => e.feed(1), 'BadArgument', /character model was deleted/);
+  } finally {
+    m.delete();
+  }
+});
+
+test('sample: bad arguments get the typed codes', () => {
+  withModel(SMALL, (m) => {
+    throwsCode(() => m.sample([1], 4, { temperature: 0 }), 'BadArgument', /temperature is 0/);
+    throwsCode(() => m.sample([1], 4, { temperature: Infinity }), 'NonFinite', /temperature/);
+    throwsCode(() => m.sample([1], 4, { topK: 9 }), 'BadArgument', /9/);
+    throwsCode(() => m.sample([8], 4), 'BadArgument', /8/);
+    throwsCode(() => m.sample([1], 1.5), 'BadArgument', /count must be a whole number/);
+    throwsCode(() => m.sample([1], 4, { top_k: 2 }), 'BadArgument', /unknown option 'top_k'/);
+  });
+});
+
+function text16() { return text.slice(0, 16); }
