@@ -24,6 +24,7 @@
 
 #include "attn/engine.hpp"
 #include "attn/char_sampling.hpp"
+#include "attn/checkpoint.hpp"
 #include "attn/train.hpp"
 
 namespace attn::adapter {
@@ -684,6 +685,70 @@ val delete_char_decoder(double id) {
   return guarded([&] {
     g_char_decoders.erase(static_cast<int>(id));
     return val::undefined();
+  });
+}
+
+namespace {
+
+const char* format_name(WeightFormat f) {
+  return f == WeightFormat::F32 ? "f32" : f == WeightFormat::F16 ? "f16" : "int8";
+}
+
+// The model's settings as engine.mjs names them (charModel's options).
+val char_config_to_js(const CharModel& model) {
+  const CharModelConfig& c = model.config();
+  val config = val::object();
+  config.set("vocab", static_cast<double>(c.vocab));
+  config.set("context", static_cast<double>(c.context));
+  config.set("width", static_cast<double>(c.width));
+  config.set("layers", static_cast<double>(c.layers));
+  config.set("heads", static_cast<double>(c.heads));
+  config.set("kvHeads", static_cast<double>(c.kv_heads));
+  config.set("seed", static_cast<double>(c.seed));
+  return config;
+}
+
+val training_to_js(const CharModel& model) {
+  const TrainingConfig& t = model.training();
+  val out = val::object();
+  out.set("lrMax", t.lr_max);
+  out.set("lrMin", t.lr_min);
+  out.set("warmup", static_cast<double>(t.warmup));
+  out.set("totalSteps", static_cast<double>(t.total_steps));
+  out.set("clipNorm", t.clip_norm);
+  out.set("weightDecay", static_cast<double>(t.adam.weight_decay));
+  return out;
+}
+
+}  // namespace
+
+val char_model_save(double id, val vocabulary, std::string format, bool optimizer) {
+  return guarded([&] {
+    const CharModel& model = char_model(id, "save");
+    CheckpointOptions opt;
+    opt.format = format == "f32" ? WeightFormat::F32 : format == "int8" ? WeightFormat::Int8 : WeightFormat::F16;
+    opt.optimizer = optimizer;
+    const std::vector<std::uint8_t> bytes = save_checkpoint(model, to_tokens(vocabulary), opt);
+    return val(typed_memory_view(bytes.size(), bytes.data())).call<val>("slice");
+  });
+}
+
+val load_char_model(val bytes) {
+  return guarded([&] {
+    std::vector<std::uint8_t> data(to_size(bytes["length"].as<double>()));
+    val(typed_memory_view(data.size(), data.data())).call<void>("set", bytes);
+    Checkpoint c = load_checkpoint(data.data(), data.size());
+    auto model = std::make_unique<CharModel>(std::move(c.model));
+    val out = val::object();
+    out.set("config", char_config_to_js(*model));
+    out.set("training", training_to_js(*model));
+    out.set("vocabulary", val(typed_memory_view(c.vocabulary.size(), c.vocabulary.data())).call<val>("slice"));
+    out.set("format", std::string(format_name(c.format)));
+    out.set("optimizer", c.optimizer);
+    const int id = g_next_char_model++;
+    g_char_models[id] = std::move(model);
+    out.set("id", id);
+    return out;
   });
 }
 

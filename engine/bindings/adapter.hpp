@@ -7,6 +7,8 @@
 
 #include <emscripten/val.h>
 
+#include <string>
+
 namespace attn::adapter {
 
 using emscripten::val;
@@ -68,5 +70,9 @@ val create_char_decoder(double model_id);
 val char_decoder_feed(double id, double token);  // Float32Array of vocab probabilities
 val char_decoder_info(double id);                // {length, cacheBytes, cacheCapacityBytes}
 val delete_char_decoder(double id);
+// Checkpoints (attn/checkpoint.hpp). vocabulary: code points (array), checked length by the engine;
+// format 'f32' | 'f16' | 'int8'. save -> Uint8Array; load -> {id, config, training, vocabulary, format, optimizer}.
+val char_model_save(double id, val vocabulary, std::string format, bool optimizer);
+val load_char_model(val bytes);
 
 }  // namespace attn::adapter

@@ -47,4 +47,6 @@ EMSCRIPTEN_BINDINGS(attn) {
   function("charDecoderFeed", &a::char_decoder_feed);
   function("charDecoderInfo", &a::char_decoder_info);
   function("deleteCharDecoder", &a::delete_char_decoder);
+  function("charModelSave", &a::char_model_save);
+  function("loadCharModel", &a::load_char_model);
 }

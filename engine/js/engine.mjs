@@ -318,6 +318,7 @@ const PREFILL_OPTIONS = ['scale', 'variant', 'blockQ', 'blockK', 'returnWeights'
 // TrainingConfig). Sizes whose combinations the engine checks (width % heads, heads %
 // kvHeads, the memory budget, a token >= vocab, T > context) are left to it.
 const CHAR_MODEL_OPTIONS = ['vocab', 'context', 'width', 'layers', 'heads', 'kvHeads', 'seed', 'training'];
+const CHECKPOINT_FORMATS = ['f16', 'f32', 'int8'];
 const TRAINING_DEFAULTS = Object.freeze({ lrMax: 3e-3, lrMin: 3e-4, warmup: 10, totalSteps: 1000, clipNorm: 1, weightDecay: 0.01 });
 
 // A finite number >= 0 (> 0 when `positive`), or the fallback when undefined.
@@ -422,7 +423,8 @@ function makeApi(M) {
   };
 
   // The handle of the character model `id` (api.charModel; loadCharModel later).
-  const wrapCharModel = (id, config, training) => {
+  // vocabulary: the code points of its characters (from a checkpoint), or null (save's default 0..V-1).
+  const wrapCharModel = (id, config, training, vocabulary = null) => {
     const model = engineObject('deleteCharModel', id, 'this character model was deleted');
     const alive = (name) => model.alive(name);
     const parameterCount = call('charModelInfo', id).parameterCount;
@@ -536,6 +538,26 @@ function makeApi(M) {
           get cacheCapacityBytes() { live('cacheCapacityBytes'); return call('charDecoderInfo', did).cacheCapacityBytes; },
           delete() { dec.free(); },
         }));
+      },
+      /**
+       * A checkpoint (engine/README.md, "Checkpoints") as a Uint8Array: {format = 'f16' | 'f32' | 'int8'
+       * (per-row scales), optimizer = false (AdamW's state too, to resume training exactly),
+       * vocabulary = the loaded one, else 0..vocab-1: the code point of each character id}.
+       */
+      save(opts) {
+        const name = 'save';
+        alive(name);
+        const a = readArgs(name, () => {
+          const o = options(name, opts, ['format', 'optimizer', 'vocabulary']);
+          const format = o.format ?? 'f16';
+          if (!CHECKPOINT_FORMATS.includes(format))
+            fail('BadArgument', `${name}: unknown format ${typeof format === 'string' ? `'${format}'` : typeName(format)}; use 'f16', 'f32' or 'int8'`);
+          const vocab = o.vocabulary === undefined
+            ? (vocabulary ?? Uint32Array.from({ length: config.vocab }, (_, i) => i))
+            : tokens(name, 'vocabulary', o.vocabulary);
+          return [vocab, format, boolean(name, 'optimizer', o.optimizer, false)];
+        });
+        return call('charModelSave', id, ...a);
       },
       /** The weights, a Float32Array copy (layout of attn::CharModel::parameters). */
       parameters() {
@@ -774,6 +796,24 @@ function makeApi(M) {
       });
       const id = call('createCharModel', config, training);
       return wrapCharModel(id, config, training);
+    },
+
+    /**
+     * A model from a checkpoint (a Uint8Array from save()): {model (a charModel handle, at the
+     * saved step when the optimizer's state was saved), vocabulary (code points, an array),
+     * format, optimizer}. A truncated, corrupted, foreign or newer file is refused with a typed
+     * code and nothing is built.
+     */
+    loadCharModel(bytes) {
+      const fn = 'loadCharModel';
+      const data = readArgs(fn, () => {
+        if (kindOf(bytes) !== 'Uint8Array') fail('BadArgument', `${fn}: bytes must be a Uint8Array, got ${typeName(bytes)}`);
+        if (lengthOf(bytes) === 0) fail('ZeroDimension', `${fn}: bytes is empty`);
+        return viewOf(Uint8Array, bytes, 'bytes');
+      });
+      const r = call('loadCharModel', data);
+      const model = wrapCharModel(r.id, r.config, r.training, r.vocabulary);
+      return { model, vocabulary: Array.from(r.vocabulary), format: r.format, optimizer: r.optimizer };
     },
 
     /** Number of weights of a configuration (same checks as charModel, nothing allocated). */
