@@ -91,3 +91,35 @@ test('errors cross with their codes', async () => {
   assert.equal(engine.charModelsLive(), 0);
   link.terminate();
 });
+
+test('sampling, a decoder and checkpoints across the worker road', async () => {
+  const link = connectWorker({ workerUrl: 'engine-worker.mjs' });
+  await link.ready;
+  const { id } = await link.request('charModelCreate', [CONFIG]);
+  await link.request('charModelTrain', [{ id, tokens: text, steps: 20, batch: 2, length: 8 }]);
+  const a = await link.request('charModelSample', [{ id, prompt: [0, 2], count: 10, seed: 4 }]);
+  assert.ok(a instanceof Uint32Array && a.length === 10);
+  assert.deepEqual(await link.request('charModelSample', [{ id, prompt: [0, 2], count: 10, seed: 4 }]), a);
+
+  const { decoder } = await link.request('charDecoderCreate', [{ id }]);
+  const { probs: rows } = await link.request('charModelForward', [{ id, tokens: [0, 2, 4] }]);
+  for (const [t, token] of [0, 2, 4].entries()) {
+    const r = await link.request('charDecoderFeed', [{ decoder, token }]);
+    assert.equal(r.length, t + 1);
+    assert.ok(r.cacheBytes <= r.cacheCapacityBytes);
+    for (let i = 0; i < CONFIG.vocab; i++) assert.ok(Math.abs(r.probs[i] - rows.data[t * CONFIG.vocab + i]) < 1e-5);
+  }
+
+  const bytes = await link.request('charModelSave', [{ id, format: 'f32', vocabulary: [10, 32, 97, 98, 99, 100] }]);
+  assert.ok(bytes instanceof Uint8Array);
+  const loaded = await link.request('charModelLoad', [{ bytes: bytes.slice() }]);
+  assert.deepEqual(loaded.vocabulary, [10, 32, 97, 98, 99, 100]);
+  assert.deepEqual(await link.request('charModelParameters', [{ id: loaded.id }]), await link.request('charModelParameters', [{ id }]));
+  await assert.rejects(link.request('charModelLoad', [{ bytes: bytes.slice(0, bytes.length - 5) }]), { code: 'BadArgument', message: /truncated/ });
+
+  await link.request('charModelDelete', [{ id }]);
+  await assert.rejects(link.request('charDecoderFeed', [{ decoder, token: 1 }]), { code: 'BadArgument' });
+  await link.request('charModelDelete', [{ id: loaded.id }]);
+  assert.equal(engine.charModelsLive(), 0);
+  link.terminate();
+});

@@ -10,7 +10,13 @@
 //   charModelEvaluate [{id, inputs, targets, batch}]    → loss (nats per character)
 //   charModelForward  [{id, tokens}]                    → {probs, attention}
 //   charModelParameters [{id}]                          → Float32Array (transferred)
-//   charModelDelete   [{id}]                            frees it (an unknown id is a no-op)
+//   charModelDelete   [{id}]                            frees it and its decoders (an unknown id is a no-op)
+//   charModelSample   [{id, prompt, count, temperature, topK, seed}]  → Uint32Array of new characters
+//   charModelSave     [{id, format, optimizer, vocabulary}]           → Uint8Array checkpoint (transferred)
+//   charModelLoad     [{bytes}]          → {id, config, parameterCount, vocabulary, format, optimizer}
+//   charDecoderCreate [{id}]             → {decoder}: an id for one-character-at-a-time generation
+//   charDecoderFeed   [{decoder, token}] → {probs, length, cacheBytes, cacheCapacityBytes}
+//   charDecoderDelete [{decoder}]
 // Argument checks are engine.mjs's (the handle's); this file checks only the id and the
 // window sizes it derives batches from.
 import { codedError } from './transport.mjs';
@@ -35,7 +41,9 @@ const whole = (name, x, min) => {
 
 export function charModelHandlers(engine) {
   const models = new Map();   // id → handle
+  const decoders = new Map(); // decoder id → {model id, handle}
   let nextId = 1;
+  const keep = (m) => { const id = nextId++; models.set(id, m); return id; };
 
   const model = (id, fn) => {
     const m = models.get(id);
@@ -46,9 +54,7 @@ export function charModelHandlers(engine) {
   return {
     charModelCreate([config]) {
       const m = engine.charModel(config);
-      const id = nextId++;
-      models.set(id, m);
-      return { id, config: m.config, parameterCount: m.parameterCount };
+      return { id: keep(m), config: m.config, parameterCount: m.parameterCount };
     },
 
     async charModelTrain([{ id, tokens, steps, batch = 1, length, seed = 1 } = {}], { progress, signal } = {}) {
@@ -94,7 +100,41 @@ export function charModelHandlers(engine) {
     charModelDelete([{ id } = {}]) {
       const m = models.get(id);
       if (m) { m.delete(); models.delete(id); }
+      for (const [d, entry] of decoders) if (entry.model === id) decoders.delete(d);  // the engine freed them
       return { deleted: Boolean(m) };
+    },
+
+    charModelSample([{ id, prompt, count, temperature, topK, seed } = {}]) {
+      return model(id, 'charModelSample').sample(prompt, count, { temperature, topK, seed });
+    },
+
+    charModelSave([{ id, format, optimizer, vocabulary } = {}]) {
+      return model(id, 'charModelSave').save({ format, optimizer, vocabulary });
+    },
+
+    charModelLoad([{ bytes } = {}]) {
+      const { model: m, vocabulary, format, optimizer } = engine.loadCharModel(bytes);
+      return { id: keep(m), config: m.config, parameterCount: m.parameterCount, vocabulary, format, optimizer };
+    },
+
+    charDecoderCreate([{ id } = {}]) {
+      const decoder = nextId++;
+      decoders.set(decoder, { model: id, handle: model(id, 'charDecoderCreate').decoder() });
+      return { decoder };
+    },
+
+    charDecoderFeed([{ decoder, token } = {}]) {
+      const entry = decoders.get(decoder);
+      if (!entry) throw codedError('BadArgument', `charDecoderFeed: no decoder ${String(decoder)} in this worker (deleted, or its model was)`);
+      const d = entry.handle;
+      const probs = d.feed(token);
+      return { probs, length: d.length, cacheBytes: d.cacheBytes, cacheCapacityBytes: d.cacheCapacityBytes };
+    },
+
+    charDecoderDelete([{ decoder } = {}]) {
+      const entry = decoders.get(decoder);
+      if (entry) { entry.handle.delete(); decoders.delete(decoder); }
+      return { deleted: Boolean(entry) };
     },
   };
 }
