@@ -23,6 +23,12 @@ const workers = installFakeWorkers(async () => {
     handlers: {
       count([to], { progress }) { for (let i = 1; i <= to; i++) progress({ done: i, total: to }); return to; },
       trap() { throw new WebAssembly.RuntimeError('unreachable'); },
+      // a long handler: waits a turn at a time until its signal aborts (or `turns` run out)
+      async wait([turns], { signal }) {
+        let n = 0;
+        while (n < turns && !signal.aborted) { n++; await new Promise((r) => { setTimeout(r, 0); }); }
+        return { turns: n, aborted: signal.aborted };
+      },
     },
   };
 });
@@ -112,4 +118,25 @@ test('cancel: waiting requests reject Cancelled, a fresh worker starts, later re
   link.terminate();
   assert.equal(link.worker, null);
   assert.equal(await codeOf(link.request('double', [1])), 'EngineLoad');
+});
+
+test('a handler that returns a promise: later requests wait for it; request({signal}) aborts its ctx.signal', async () => {
+  const link = connectWorker({ workerUrl: 'engine-worker.mjs' });
+  await link.ready;
+  const order = [];
+  const controller = new AbortController();
+  const long = link.request('wait', [1e9], { signal: controller.signal }).then((r) => { order.push('wait'); return r; });
+  const after = link.request('double', [4]).then((r) => { order.push('double'); return r; });
+  setTimeout(() => controller.abort(), 0);
+  const [r, d] = await Promise.all([long, after]);
+  assert.equal(r.aborted, true);
+  assert.ok(r.turns < 1e9);
+  assert.equal(d, 8);
+  assert.deepEqual(order, ['wait', 'double'], 'answered in the order asked');
+  // a signal aborted before the request is sent: the handler sees it at once
+  const done = new AbortController();
+  done.abort();
+  assert.deepEqual(await link.request('wait', [5], { signal: done.signal }), { turns: 0, aborted: true });
+  assert.deepEqual(await link.request('wait', [3]), { turns: 3, aborted: false });
+  link.terminate();
 });
