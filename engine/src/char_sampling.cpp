@@ -4,6 +4,7 @@
 // functions, same order), so cached and full forwards agree to rounding.
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <numeric>
 #include <string>
 #include <vector>

@@ -5,6 +5,7 @@
 // so a bad file never yields a half-loaded one.
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <string>
 #include <utility>
@@ -22,6 +23,10 @@ using detail::fail;
 constexpr char kMagic[8] = {'A', 'T', 'T', 'N', 'C', 'K', 'P', 'T'};
 constexpr std::uint32_t kVersion = 1;
 constexpr std::size_t kHeaderBytes = 116;
+// Largest |weight| in every format (float16's largest finite value). It also
+// bounds what a loaded model can compute: LayerNorm caps each layer's input,
+// so the forward of any loadable file stays finite (the fuzz target checks it).
+constexpr float kMaxWeight = 65504.0f;
 
 // ------------------------------------------------ float16 (IEEE binary16)
 std::uint16_t to_half(float f) {  // round to nearest even; the caller has checked |f| <= 65504
@@ -131,9 +136,9 @@ std::vector<std::uint8_t> save_checkpoint(const CharModel& model, const std::vec
   for (std::size_t i = 0; i < P.size(); ++i) {
     if (!std::isfinite(P[i]))
       fail(ErrorCode::NonFinite, std::string(fn) + ": weight " + std::to_string(i) + " is not finite");
-    if (options.format == WeightFormat::F16 && std::fabs(P[i]) > 65504.0f)
+    if (std::fabs(P[i]) > kMaxWeight)
       fail(ErrorCode::BadArgument, std::string(fn) + ": weight " + std::to_string(i) + " = " +
-                                       detail::num(P[i]) + " is beyond float16's ±65504");
+                                       detail::num(P[i]) + " is beyond ±65504");
   }
   const TrainingConfig& t = model.training();
   Writer w;
@@ -205,6 +210,7 @@ Checkpoint load_checkpoint(const std::uint8_t* bytes, std::size_t size) {
   t.clip_norm = r.f64();
   t.adam.beta1 = r.f32(), t.adam.beta2 = r.f32(), t.adam.eps = r.f32(), t.adam.weight_decay = r.f32();
   const std::uint64_t step = r.u64(), count = r.u64();
+  if (step > static_cast<std::uint64_t>(SIZE_MAX)) refuse(ErrorCode::BadArgument, "step count out of range");
   const detail::Layout lo = detail::make_layout(c);  // CharModel's checks, budget included
   if (count != lo.total)
     refuse(ErrorCode::ShapeMismatch, std::to_string(count) + " weights stated for a configuration of " +
@@ -248,8 +254,10 @@ Checkpoint load_checkpoint(const std::uint8_t* bytes, std::size_t size) {
       }
     }
   }
-  for (std::size_t i = 0; i < P.size(); ++i)
+  for (std::size_t i = 0; i < P.size(); ++i) {
     if (!std::isfinite(P[i])) refuse(ErrorCode::NonFinite, "weight " + std::to_string(i) + " is not finite");
+    if (std::fabs(P[i]) > kMaxWeight) refuse(ErrorCode::BadArgument, "weight " + std::to_string(i) + " is beyond ±65504");
+  }
   std::vector<float> m, v;
   if (optimizer) {
     m.resize(lo.total), v.resize(lo.total);

@@ -30,7 +30,8 @@ struct Checkpoint {
 // |error| <= 2^-11·|w| for |w| >= 2^-14 and <= 2^-25 below; Int8 per row
 // q = round(w/s), s = max|row|/127, |error| <= s/2 = max|row|/254.
 // BadArgument when vocabulary.size() != vocab, a code point is not a Unicode
-// scalar value, or (F16) a weight is beyond ±65504.
+// scalar value, or a weight is beyond ±65504 (float16's range, in every format);
+// NonFinite for a NaN/inf weight.
 std::vector<std::uint8_t> save_checkpoint(const CharModel& model, const std::vector<std::uint32_t>& vocabulary,
                                           const CheckpointOptions& options);
 
@@ -38,7 +39,8 @@ std::vector<std::uint8_t> save_checkpoint(const CharModel& model, const std::vec
 // the sizes its header states (truncated), a bad magic, a version other than
 // 1, or a CRC-32 mismatch (BadArgument); trailing bytes (ShapeMismatch); a
 // configuration CharModel refuses (its errors); a NaN/inf weight, scale or
-// moment (NonFinite); a bad code point or training setting (BadArgument).
+// moment (NonFinite); a weight beyond ±65504, a bad code point or training
+// setting (BadArgument).
 Checkpoint load_checkpoint(const std::uint8_t* bytes, std::size_t size);
 
 // CRC-32 (IEEE 802.3, reflected polynomial 0xEDB88320, as zlib's crc32).
