@@ -170,7 +170,7 @@ export function numberField(ctx, opts) {
     const r = parseNumber(input.value);
     let key = null;
     let params = {};
-    if (!r.ok) key = r.reason === 'empty' ? 'err.number.empty' : 'err.number.invalid';
+    if (!r.ok) key = numberReasonKey(r.reason);
     else if (integer && !Number.isInteger(r.value)) key = 'err.number.integer';
     else if (r.value < min || r.value > max) { key = 'err.number.range'; params = { min, max }; }
     if (key) {
@@ -193,6 +193,10 @@ export function numberField(ctx, opts) {
     set value(v) { value = v; msg.textContent = ''; input.removeAttribute('aria-invalid'); show(); },
   };
 }
+
+// parseNumber's reasons that have their own message (err.number.<reason>); others read 'invalid'.
+const NUMBER_REASONS = new Set(['empty', 'slash-decimal', 'trailing-minus', 'space-group']);
+export const numberReasonKey = (reason) => `err.number.${NUMBER_REASONS.has(reason) ? reason : 'invalid'}`;
 
 export function button(ctx, opts) {
   const { label, onClick, testid, kind = 'secondary' } = opts;
@@ -230,7 +234,7 @@ export function intField(ctx, { label, value, min, max, errKey, testid, onChange
     const r = ctx.parseNumber(input.value, { integer: true });
     if (!r.ok || !Number.isInteger(r.value) || r.value < min || r.value > max) {
       // explain: say which rule failed (empty, unreadable, not whole); the range keeps errKey
-      const why = !explain ? errKey : !r.ok ? (r.reason === 'empty' ? 'err.number.empty' : 'err.number.invalid')
+      const why = !explain ? errKey : !r.ok ? numberReasonKey(r.reason)
         : !Number.isInteger(r.value) ? 'err.number.integer' : errKey;
       setT(ctx, msg, why, { min, max });
       input.setAttribute('aria-invalid', 'true');
