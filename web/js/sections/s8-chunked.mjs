@@ -106,7 +106,8 @@ export async function mount(root, ctx) {
   const traceCausalCtl = checkbox(ctx, { label: 's8.ctl.causal', checked: st.causal, testid: 's8-causal',
     onChange: (on) => { st.causal = on; st.step = 0; save(); load(); } });
   // the learner counts rows from 1 (s2's rule for prose); st.row and the URL keep the engine's 0-based index
-  const rowCtl = intField(ctx, { label: 's8.ctl.row', value: st.row + 1, min: 1, max: KEYS_MAX, errKey: 's8.err.row', testid: 's8-row',
+  // its range follows the key count: «12» with 10 keys is refused with «1 to 10», not clamped silently
+  const rowCtl = intField(ctx, { label: 's8.ctl.row', value: st.row + 1, min: 1, max: () => st.keys, errKey: 's8.err.row', testid: 's8-row',
     onChange: (v) => { st.row = v - 1; st.step = 0; save(); load(); } });
   const setup = h('p');
   const strip = h('ol', { class: 'score-strip', dir: 'ltr', testid: 's8-scores' });
@@ -165,7 +166,8 @@ export async function mount(root, ctx) {
     const ids = (kind) => kinds[st.qt].map((k, i) => (k === kind ? i : -1)).filter((i) => i >= 0);
     // tiles, keys and rows are shown counted from 1, as everywhere in the prose
     const list = (a) => (a.length ? (a.length === 1 ? fmt(a[0] + 1) : ctx.t('s8.range', { from: fmt(a[0] + 1), to: fmt(a[a.length - 1] + 1) })) : ctx.t('s8.tiles.none'));
-    setT(ctx, qtLabel, 's8.tiles.qtOf', { k: fmt(st.qt + 1), first: fmt(1), last: fmt(T) });
+    // «tile k of T»: a from–to form here read as a row range next to the rows' own range
+    setT(ctx, qtLabel, 's8.tiles.qtOf', { k: fmt(st.qt + 1), last: fmt(T) });
     qtLabel.dataset.qt = String(st.qt);
     qtLabel.dataset.qts = String(T);
     for (const [bt, off] of [[qtPrev, st.qt === 0], [qtNext, st.qt === T - 1]]) {
