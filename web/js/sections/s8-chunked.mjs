@@ -49,7 +49,8 @@
 //   s8-checks (the check paragraphs), s8-big-table (one row per finished run; data-n, data-refused,
 //     data-ms, data-gflops, data-scratch on each <tr>).
 
-import { createEnginePool, estimateRemainingMs } from '../engine-pool.mjs';
+import { createEnginePool } from '../engine-pool.mjs';
+import { countdownEstimate } from '../row-tasks.mjs';
 import { select, checkbox, intField, controlRow } from '../widgets/controls.mjs';
 import { simpleTable } from '../widgets/table.mjs';
 import { longRun } from '../widgets/long-run.mjs';
@@ -440,11 +441,12 @@ async function atScale(root, ctx, st) {
     setT(ctx, chunkStatus, 's8.big.chunkRunning', { done: fmt(0), total: fmt(n) });
     const t0 = performance.now();
     let last = { done: 0, total: n, workDone: 0, workTotal: 1 };
+    const timeLeft = countdownEstimate();   // counts down between progress reports
     const tick = () => {
       const el = performance.now() - t0;
       elapsedEl.dataset.ms = String(Math.round(el));
       setT(ctx, elapsedEl, 's8.big.elapsed', { sec: sec0(el) });
-      const left = estimateRemainingMs({ elapsedMs: el, workDone: last.workDone, workTotal: last.workTotal });
+      const left = timeLeft(el, last);
       if (left == null) { delete etaEl.dataset.ms; setT(ctx, etaEl, 's8.big.etaUnknown'); }
       else { etaEl.dataset.ms = String(Math.round(left)); setT(ctx, etaEl, 's8.big.eta', { sec: sec0(Math.max(1000, left)) }); }
     };
