@@ -58,6 +58,7 @@ import { fold } from '../widgets/fold.mjs';
 import { h, setT, serial } from '../dom.mjs';
 import { oneOf, intIn } from '../state.mjs';
 import { ltrNumber } from '../numerals.mjs';
+import { traceCells } from './s8-trace-row.mjs';
 import {
   D, KEYS_MAX, BLOCK_MAX, SEED_MAX, BIG_D, BIG_BLOCK, BIG_SEED, BIG_NS, BIG_DEFAULT, EQUAL_TOL,
   tileGrid, computeTrace, askMaterialized, runChunked,
@@ -270,17 +271,8 @@ export async function mount(root, ctx) {
     if (upto > 0) {
       const rows = [];
       for (let i = 0; i < upto; i++) {
-        const p = trace.steps[i];
-        rows.push([
-          fmt(p.tile + 1),
-          // a one-key tile is one number, not «10–10»
-          p.keyEnd === p.keyBegin + 1 ? fmt(p.keyEnd) : ctx.t('s8.range', { from: fmt(p.keyBegin + 1), to: fmt(p.keyEnd) }),
-          f3(p.tileMax),
-          ctx.t('s8.arrow', { a: p.mOld === -Infinity || p.mOld == null ? '\u2066−∞\u2069' : f3(p.mOld), b: f3(p.mNew) }),
-          f3(p.rescale),
-          ctx.t('s8.arrow', { a: f3(p.lOld), b: f3(p.lNew) }),
-          vec(p.acc),
-        ]);
+        // every number of the row with the left-to-right minus (s8-trace-row.mjs)
+        rows.push(traceCells(trace.steps[i], { f3, fmt, t: (k, params) => ctx.t(k, params), vec }));
       }
       traceSlot.append(simpleTable(ctx, {
         testid: 's8-trace-table', caption: 's8.tableCaption',
