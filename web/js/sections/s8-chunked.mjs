@@ -357,9 +357,12 @@ async function atScale(root, ctx, st) {
   setT(ctx, matStatus, 's8.big.idle');
   setT(ctx, chunkStatus, 's8.big.idle');
 
-  // the budget paragraph: the default budget as the page's engine reports it
+  // the budget paragraph: the default budget as the page's engine reports it. The budget is the
+  // address space minus what is in use, so it moves: a refusal rewrites this paragraph with the
+  // budget it was refused under, and the page never shows two budgets (4 GiB here, 3.9 there)
+  const showBudget = (b) => { budgetP.dataset.budget = String(b); setT(ctx, budgetP, 's8.big.budget', { def: bytes(b) }); };
   try {
-    setT(ctx, budgetP, 's8.big.budget', { def: bytes(await engine.memoryBudget()) });
+    showBudget(await engine.memoryBudget());
   } catch { /* the paragraph stays empty; the run still works */ }
 
   const history = [];        // finished runs, newest last
@@ -419,6 +422,7 @@ async function atScale(root, ctx, st) {
       row.refused = true;
       matStatus.dataset.budget = m.budget;
       setT(ctx, matStatus, 's8.big.refused', { n: fmt(n), need: bytes(need), budget: bytes(m.budget) });
+      showBudget(m.budget);
       setState(matStatus, 'refused');
     } else {
       row.matMs = m.ms;
