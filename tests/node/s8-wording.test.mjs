@@ -15,3 +15,11 @@ test('the query-tile label is «k of T», not a from–to range, in both languag
     assert.doesNotMatch(label, lang === 'fa' ? /\sتا\s/ : /\sإلى\s/, `${lang}: no «to» between the numbers`);
   }
 });
+
+// walkthrough ar #7: «one 64 × 64 tile», 64.75 KiB per worker and myth 2's 163 KiB, unexplained
+test('the scratch sentence says what the scratch holds besides the score tile', () => {
+  for (const lang of ['fa', 'ar']) {
+    const scratch = s8(lang)['s8.big.scratch'];
+    for (const sym of ['$V$', '$Q$', '$m$', '$\\ell$', '$n$']) assert.ok(scratch.includes(sym), `${lang}: ${sym}`);
+  }
+});
