@@ -127,6 +127,12 @@ for (const lang of ['fa', 'ar']) {
     assert.deepEqual(after, before);
     const f = (await tableOf(page, 'heads-final')).flat();
     after.final.forEach((x, i) => close(f[i], x, 0.006, `final ${i} after reload`));
+    // every number of the output tables with two decimals («۱٫۰۰» beside «۰٫۷۸»; walkthrough fa #15)
+    for (const id of ['heads-out1', 'heads-out2', 'heads-concat', 'heads-final']) {
+      const cells = await byTestId(page, id).locator('td').allTextContents();
+      assert.ok(cells.length >= 8, `${id}: ${cells.length} cells`);
+      for (const c of cells) assert.match(c.trim(), /^\u200e?-?[0-9۰-۹٠-٩]+[٫.][0-9۰-۹٠-٩]{2}$/, `${id}: «${c}»`);
+    }
     close(Number(await byTestId(page, 'heads-gqa-live').getAttribute('data-max-abs')), (await recomputeGqa(page, 4, 12)).max, 1e-4, 'after reload');
     // the drawing: H_kv key/value heads beside the 8 query heads; the sentence in the page's digits
     assert.equal(await byTestId(page, 'heads-groups').getAttribute('data-hkv'), '4');

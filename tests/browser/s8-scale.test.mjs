@@ -58,6 +58,9 @@ for (const [lang, N] of [['fa', 8192], ['ar', 4096]]) {
     const msgProse = await visible(mat, { withoutMath: true });
     assert.ok(!/[0-9]/.test(msgProse), `no Latin digits in ${msgProse}`);
     assert.ok(Number(await mat.getAttribute('data-budget')) < need, 'the real budget is smaller');
+    // one budget on the page (walkthrough ar #6): the fold states the budget of the refusal
+    const foldBudget = byTestId(page, 's8-fold-budget').locator('p[data-budget]');
+    assert.equal(await foldBudget.getAttribute('data-budget'), await mat.getAttribute('data-budget'));
 
     // ---- the chunked run starts: progress and clock shown, then cancel
     assert.equal(await waitState(page, 's8-chunk-status', ['running'], 60000), 'running');

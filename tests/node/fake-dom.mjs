@@ -43,6 +43,15 @@ class FakeElement extends FakeNode {
       });
     }
   }
+  // classList over className (intField marks an invalid field with it)
+  get classList() {
+    const names = () => this.className.split(/\s+/).filter(Boolean);
+    return {
+      add: (...c) => { this.className = [...new Set([...names(), ...c])].join(' '); },
+      remove: (...c) => { this.className = names().filter((n) => !c.includes(n)).join(' '); },
+      contains: (c) => names().includes(c),
+    };
+  }
   setAttribute(k, v) { this.attributes.set(k, String(v)); }
   getAttribute(k) { return this.attributes.has(k) ? this.attributes.get(k) : null; }
   removeAttribute(k) { this.attributes.delete(k); }

@@ -8,6 +8,7 @@ import { test } from 'node:test';
 import { loadEngine } from './engine-fixtures.mjs';
 import { kvCacheBytes, computeCalculator, computeCost, computeIntensity, computeTrace, traceStep, tokensKept, TRACE_SHAPE, handExample, HAND_MACHINE } from '../../web/js/sections/kvcache-compute.mjs';
 import { PRESETS, MODEL_KEYS } from '../../web/js/sections/kvcache-presets.mjs';
+import { formatNumber } from '../../web/js/numerals.mjs';
 
 const engine = await loadEngine();
 
@@ -145,4 +146,12 @@ test('traceStep: the cached keys and the newest row\'s weights at every step equ
       for (let j = 0; j <= row; j++) assert.ok(Math.abs(got[j] - want[j]) < 1e-6, `step ${step} query head ${h} key ${j}: ${got[j]} vs ${want[j]}`);
     }
   }
+});
+
+// walkthrough ar #17: the page wrote 65,537 for (n+1)/2 = 65,536.5 with no sign of rounding
+test('computeCost: the per-token ratio without and with a cache is (T+1)/2, a half for even T', async () => {
+  const [even, odd] = await computeCost(engine, [131072, 9]);
+  assert.equal(even.stepRatio, 65536.5);
+  assert.equal(odd.stepRatio, 5);
+  assert.equal(formatNumber(even.stepRatio, { lang: 'ar', maximumFractionDigits: 1 }), '٦٥٬٥٣٦٫٥');
 });

@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync, copyFileSync, rmSync, existsSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, writeFileSync, copyFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -65,13 +65,17 @@ test('the NumPy listing holds the worked example\'s inputs, not computed values'
 test('the JavaScript listing, run under Node next to the engine, prints the engine\'s weights and output', async () => {
   const ref = await reference();
   const code = jsListing(ref.Q, ref.K, ref.V);          // the text s9 puts in its <pre>
-  assert.match(code, /from '\.\/engine\.mjs'/);
+  // the site's layout: the listing runs from a language folder (the console of /ar/ resolves
+  // imports against /ar/), the engine is in js/ beside it
+  assert.match(code, /await import\('\.\.\/js\/engine\.mjs'\)/);
   const dir = mkdtempSync(path.join(tmpdir(), 'attn-js-'));
   try {
-    for (const f of ['engine.mjs', 'attn.mjs', 'attn.wasm', 'attn-relaxed.wasm']) copyFileSync(path.join(SITE_JS, f), path.join(dir, f));
-    const file = path.join(dir, 'listing.mjs');
+    mkdirSync(path.join(dir, 'js'));
+    mkdirSync(path.join(dir, 'ar'));
+    for (const f of ['engine.mjs', 'attn.mjs', 'attn.wasm', 'attn-relaxed.wasm']) copyFileSync(path.join(SITE_JS, f), path.join(dir, 'js', f));
+    const file = path.join(dir, 'ar', 'listing.mjs');
     writeFileSync(file, code);
-    const out = execFileSync(process.execPath, [file], { encoding: 'utf8', cwd: dir });
+    const out = execFileSync(process.execPath, [file], { encoding: 'utf8', cwd: path.join(dir, 'ar') });
     const [w, o] = out.split(/\n(?=Float32Array)/);
     // Float32Array(16) [ … ]: drop the "(16)" length before reading the values
     const vals = (s) => numbersIn(s.replace(/Float32Array\(\d+\)/, ''));

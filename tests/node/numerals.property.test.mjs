@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { parseNumber, formatNumber, toLatinDigits } from '../../web/js/numerals.mjs';
 
-const REASONS = ['empty', 'invalid', 'not-finite', 'ambiguous'];
+const REASONS = ['empty', 'invalid', 'not-finite', 'ambiguous', 'slash-decimal', 'trailing-minus', 'space-group'];
 const ZERO = { latin: 0x30, persian: 0x06f0, arabic: 0x0660 };
 const script = fc.constantFrom('latin', 'persian', 'arabic');
 const digitIn = (d, s) => String.fromCodePoint(ZERO[s] + d);

@@ -50,7 +50,8 @@ test('decimal separators ٫ . and a lone comma', () => {
   bad('1.2.3', 'invalid');
   bad('1٫2.3', 'invalid');
   bad('.', 'invalid');
-  bad('1/2', 'invalid'); // not a decimal separator (fraction-looking)
+  bad('1/2', 'slash-decimal'); // not a decimal separator (fraction-looking); its own reason
+  bad('1/2/3', 'invalid');
 });
 
 test('"1,234" is ambiguous and refused; grouping is accepted when unambiguous', () => {
@@ -95,7 +96,8 @@ test('empty, garbage, non-finite', () => {
   bad('abc', 'invalid');
   bad('12abc', 'invalid');
   bad('0x10', 'invalid');
-  bad('1 000', 'invalid');
+  bad('1 000', 'space-group'); // refused, with a reason that says how to group
+  bad('1 00', 'invalid');
   bad('NaN', 'not-finite');
   bad('Infinity', 'not-finite');
   bad('-∞', 'not-finite');

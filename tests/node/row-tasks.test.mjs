@@ -5,7 +5,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  placeRows, sliceRows, globalMaskedRows, sumInRowOrder, progressCounter, estimateRemainingMs, runQueue,
+  placeRows, sliceRows, globalMaskedRows, sumInRowOrder, progressCounter, estimateRemainingMs, countdownEstimate, runQueue,
 } from '../../web/js/row-tasks.mjs';
 import { planTasks } from '../../web/js/pool-plan.mjs';
 import { cancelledError } from '../../web/js/transport.mjs';
@@ -143,4 +143,16 @@ test('split call: masked rows come back as global row indices', async () => {
   assert.deepEqual(split.maskedRows, [0, 17, 39]);
   assert.deepEqual(split.maskedRows, [...one.maskedRows].sort((a, b) => a - b));
   assert.ok(maxAbsDiff(split.out, one.out.data) <= 1e-6);
+});
+
+// walkthrough fa #10: the long run's time left rose between progress reports (79 s, then 82 s)
+test('countdownEstimate: re-estimates on new work only, and counts down in between', () => {
+  const left = countdownEstimate();
+  assert.equal(left(500, { workDone: 0, workTotal: 100 }), null, 'no estimate before any work is done');
+  assert.equal(left(1000, { workDone: 10, workTotal: 100 }), 9000);
+  assert.equal(left(2000, { workDone: 10, workTotal: 100 }), 8000, 'one second later, one second less');
+  assert.equal(left(3000, { workDone: 10, workTotal: 100 }), 7000);
+  assert.equal(left(4000, { workDone: 40, workTotal: 100 }), 6000, 'new work: a fresh estimate');
+  assert.equal(left(20000, { workDone: 40, workTotal: 100 }), 0, 'never below zero');
+  assert.equal(left(21000, { workDone: 100, workTotal: 100 }), 0);
 });

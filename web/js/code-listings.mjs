@@ -21,7 +21,9 @@ const nested = (m, indent) => {
 };
 
 export function jsListing(Q, K, V) {
-  return `import { loadEngine } from './engine.mjs';
+  // a dynamic import from ../js/: it runs as typed in the browser console of /fa/ or /ar/ (the
+  // engine is /js/engine.mjs) and as a module file in a folder next to js/
+  return `const { loadEngine } = await import('../js/engine.mjs');
 
 const engine = await loadEngine();
 const matrix = (rows, cols, values) => ({ rows, cols, data: new Float32Array(values) });

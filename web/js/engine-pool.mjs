@@ -241,7 +241,10 @@ export function createEnginePool({ size, workerUrl = new URL('./engine-worker.mj
         const g = await l.request('poolGenerate', [{ key, n, d, seed }]);
         genMs = Math.max(genMs, g.ms || 0);
         acc.heapBytes = Math.max(acc.heapBytes, g.heapBytes || 0);
-        t1 = now();
+        // the work starts when the FIRST worker has its inputs (runJob does not wait for the
+        // others); timing from the last draw read «done in 0 s» when a slow worker's draw
+        // answered after the only task had ended (after a cancelled long run)
+        if (!t1) t1 = now();
       },
       message: (task) => ({
         arg: { key, r0: task.r0, r1: task.r1, rowOffset, options, returnOut, checkRows },

@@ -27,7 +27,11 @@
 //   group). "." and ٫ stay decimal separators ("12.5" parses; the caller refuses
 //   the fraction with its own message).
 // - "/" is NOT accepted as a decimal separator even though handwritten Persian
-//   uses it: "1/2" would be read as a fraction by others ('invalid').
+//   uses it: "1/2" would be read as a fraction by others. Digits/digits is refused
+//   with its own reason 'slash-decimal', so the page can say to write ٫ instead.
+// - Three common slips get their own reason instead of 'invalid', so the message can
+//   name the fix: a minus after the digits ("5-", as a right-to-left keyboard may
+//   leave it) → 'trailing-minus'; digits grouped by spaces ("131 072") → 'space-group'.
 // - Exponent: e or E, optional sign, digits ("1e-3", "۲٫۵e۳").
 // - Percent: % or ٪ (U+066A) at the start or the end, only with
 //   {allowPercent: true}; the value is then divided by 100.
@@ -183,7 +187,8 @@ export function splitNumberList(text) {
 
 /**
  * Parse a learner's answer. Returns {ok: true, value} or
- * {ok: false, reason: 'empty' | 'invalid' | 'not-finite' | 'ambiguous'}.
+ * {ok: false, reason: 'empty' | 'invalid' | 'not-finite' | 'ambiguous' | 'slash-decimal' |
+ *   'trailing-minus' | 'space-group'}.
  * Never throws. opts: {allowPercent = false, integer = false} (integer: commas group digits).
  */
 export function parseNumber(str, { allowPercent = false, integer = false } = {}) {
@@ -209,7 +214,7 @@ export function parseNumber(str, { allowPercent = false, integer = false } = {})
 
   // mantissa [exponent]; the mantissa holds only digits and separators.
   const m = /^([0-9.,\u066b\u066c]+)(?:[eE]([+\-\u2212]?[0-9]+))?$/.exec(s);
-  if (!m) return { ok: false, reason: 'invalid' };
+  if (!m) return { ok: false, reason: slipReason(s) };
   const mantissa = normalizeMantissa(m[1]);
   if (!mantissa.ok) return mantissa;
   const exponent = m[2] ? m[2].replace('\u2212', '-') : '0';
@@ -218,6 +223,14 @@ export function parseNumber(str, { allowPercent = false, integer = false } = {})
   if (percent) value /= 100;
   if (!Number.isFinite(value)) return { ok: false, reason: 'not-finite' };
   return { ok: true, value: value === 0 ? 0 : value }; // no -0 in answers
+}
+
+// Why an unreadable mantissa failed, when it is one of the common slips named above.
+function slipReason(s) {
+  if (/^[0-9]+\/[0-9]+$/.test(s)) return 'slash-decimal';
+  if (/^[0-9.,\u066b\u066c]*[0-9][+\-\u2212\u2010\u2013]$/.test(s)) return 'trailing-minus';
+  if (/^[0-9]{1,3}(?:[ \u00a0\u2009\u202f][0-9]{3})+(?:[.\u066b][0-9]+)?$/.test(s)) return 'space-group';
+  return 'invalid';
 }
 
 // "1,234.5" → {ok, text: "1234.5"} following the separator rules above.

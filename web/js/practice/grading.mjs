@@ -39,7 +39,10 @@ const within = (x, expected, tol) => Math.abs(x - expected) <= tol + SLACK * Mat
  */
 export function gradeNumeric(input, expected, { abs = 0, rel = 0, percentOk = false } = {}) {
   const tolerance = toleranceFor(expected, { abs, rel });
-  const parsed = parseNumber(input, { allowPercent: percentOk });
+  // a whole-number answer graded exactly: commas group digits, as in every integer field
+  // of the lesson ("65,520" is 65520, never an ambiguous decimal)
+  const integer = Number.isInteger(expected) && abs < 1 && rel === 0;
+  const parsed = parseNumber(input, { allowPercent: percentOk, integer });
   if (!parsed.ok) return { status: 'unparseable', value: null, expected, tolerance, reason: parsed.reason };
   const value = parsed.value;
   if (within(value, expected, tolerance)) return { status: 'correct', value, expected, tolerance };

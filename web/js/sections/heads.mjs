@@ -93,7 +93,8 @@ export async function mount(root, ctx) {
       rowTitle: 's2.queries', colTitle: 's2.keys', min: 0, max: 1, digits: 2,
       testid: `heads-w${hd}`, exportName: `head${hd}-weights`, maxCell: 56,
     });
-    const out = matrixView(ctx, { caption: tNode('heads.ex.outCaption', params), rowLabels: WORDS, testid: `heads-out${hd}` });
+    // fixed decimals: «۱٫۰۰» next to «۰٫۷۸», as s2 writes its matrices (walkthrough fa #15)
+    const out = matrixView(ctx, { caption: tNode('heads.ex.outCaption', params), rowLabels: WORDS, fixed: true, testid: `heads-out${hd}` });
     headViews.push({ hm, out });
     root.append(h('h4', {}, tNode('heads.ex.headTitle', params)), P(hd === 1 ? 'heads.ex.head1' : 'heads.ex.head2'),
       box, h('div', { class: 'experiment-result' }, hm.el, out.el));
@@ -103,8 +104,8 @@ export async function mount(root, ctx) {
 
   // concatenation and W_O
   root.append(H3('heads.cat.title'), P('heads.cat.p1'));
-  const concatView = matrixView(ctx, { caption: 'heads.cat.concatCaption', rowLabels: WORDS, testid: 'heads-concat' });
-  const finalView = matrixView(ctx, { caption: 'heads.cat.finalCaption', rowLabels: WORDS, testid: 'heads-final' });
+  const concatView = matrixView(ctx, { caption: 'heads.cat.concatCaption', rowLabels: WORDS, fixed: true, testid: 'heads-concat' });
+  const finalView = matrixView(ctx, { caption: 'heads.cat.finalCaption', rowLabels: WORDS, fixed: true, testid: 'heads-final' });
   root.append(el('div', 'matrices', concatView.el, editor('wo', 'heads.cat.woLabel', WO_DEFAULT, 'heads-wo'), finalView.el),
     P('heads.cat.p2'));
   root.append(status);

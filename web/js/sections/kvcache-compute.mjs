@@ -56,7 +56,9 @@ export async function computeCost(engine, lengths) {
     const stepRecompute = await engine.visiblePairs({ L: T, S: T, causal: true });
     const totalCached = stepRecompute;  // the same count: every (query, earlier key) pair once
     const totalRecompute = (T * (T + 1) * (T + 2)) / 6;
-    out.push({ T, stepCached, stepRecompute, totalCached, totalRecompute });
+    // (T+1)/2: a half for even T (65,536.5 at 131,072), so the page writes it with one decimal
+    const stepRatio = Number(stepRecompute) / Number(stepCached);
+    out.push({ T, stepCached, stepRecompute, totalCached, totalRecompute, stepRatio });
   }
   return out;
 }

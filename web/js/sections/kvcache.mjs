@@ -294,7 +294,7 @@ export async function mount(root, ctx) {
       rows,
     }));
     const last = cost[cost.length - 1];
-    setT(ctx, costLive, 'kvcache.cost.live', { T: big(last.T), a: big(last.stepCached), b: big(last.stepRecompute), r: big(last.stepRecompute / last.stepCached) });
+    setT(ctx, costLive, 'kvcache.cost.live', { T: big(last.T), a: big(last.stepCached), b: big(last.stepRecompute), r: num(last.stepRatio, 1) });
   } catch (err) {
     setT(ctx, genStatus, 'kvcache.err.engine');
   }

@@ -49,7 +49,8 @@
 //   s8-checks (the check paragraphs), s8-big-table (one row per finished run; data-n, data-refused,
 //     data-ms, data-gflops, data-scratch on each <tr>).
 
-import { createEnginePool, estimateRemainingMs } from '../engine-pool.mjs';
+import { createEnginePool } from '../engine-pool.mjs';
+import { countdownEstimate } from '../row-tasks.mjs';
 import { select, checkbox, intField, controlRow } from '../widgets/controls.mjs';
 import { simpleTable } from '../widgets/table.mjs';
 import { longRun } from '../widgets/long-run.mjs';
@@ -57,6 +58,7 @@ import { fold } from '../widgets/fold.mjs';
 import { h, setT, serial } from '../dom.mjs';
 import { oneOf, intIn } from '../state.mjs';
 import { ltrNumber } from '../numerals.mjs';
+import { traceCells } from './s8-trace-row.mjs';
 import {
   D, KEYS_MAX, BLOCK_MAX, SEED_MAX, BIG_D, BIG_BLOCK, BIG_SEED, BIG_NS, BIG_DEFAULT, EQUAL_TOL,
   tileGrid, computeTrace, askMaterialized, runChunked,
@@ -106,7 +108,8 @@ export async function mount(root, ctx) {
   const traceCausalCtl = checkbox(ctx, { label: 's8.ctl.causal', checked: st.causal, testid: 's8-causal',
     onChange: (on) => { st.causal = on; st.step = 0; save(); load(); } });
   // the learner counts rows from 1 (s2's rule for prose); st.row and the URL keep the engine's 0-based index
-  const rowCtl = intField(ctx, { label: 's8.ctl.row', value: st.row + 1, min: 1, max: KEYS_MAX, errKey: 's8.err.row', testid: 's8-row',
+  // its range follows the key count: «12» with 10 keys is refused with «1 to 10», not clamped silently
+  const rowCtl = intField(ctx, { label: 's8.ctl.row', value: st.row + 1, min: 1, max: () => st.keys, errKey: 's8.err.row', testid: 's8-row',
     onChange: (v) => { st.row = v - 1; st.step = 0; save(); load(); } });
   const setup = h('p');
   const strip = h('ol', { class: 'score-strip', dir: 'ltr', testid: 's8-scores' });
@@ -165,7 +168,8 @@ export async function mount(root, ctx) {
     const ids = (kind) => kinds[st.qt].map((k, i) => (k === kind ? i : -1)).filter((i) => i >= 0);
     // tiles, keys and rows are shown counted from 1, as everywhere in the prose
     const list = (a) => (a.length ? (a.length === 1 ? fmt(a[0] + 1) : ctx.t('s8.range', { from: fmt(a[0] + 1), to: fmt(a[a.length - 1] + 1) })) : ctx.t('s8.tiles.none'));
-    setT(ctx, qtLabel, 's8.tiles.qtOf', { k: fmt(st.qt + 1), first: fmt(1), last: fmt(T) });
+    // «tile k of T»: a from–to form here read as a row range next to the rows' own range
+    setT(ctx, qtLabel, 's8.tiles.qtOf', { k: fmt(st.qt + 1), last: fmt(T) });
     qtLabel.dataset.qt = String(st.qt);
     qtLabel.dataset.qts = String(T);
     for (const [bt, off] of [[qtPrev, st.qt === 0], [qtNext, st.qt === T - 1]]) {
@@ -267,17 +271,8 @@ export async function mount(root, ctx) {
     if (upto > 0) {
       const rows = [];
       for (let i = 0; i < upto; i++) {
-        const p = trace.steps[i];
-        rows.push([
-          fmt(p.tile + 1),
-          // a one-key tile is one number, not «10–10»
-          p.keyEnd === p.keyBegin + 1 ? fmt(p.keyEnd) : ctx.t('s8.range', { from: fmt(p.keyBegin + 1), to: fmt(p.keyEnd) }),
-          f3(p.tileMax),
-          ctx.t('s8.arrow', { a: p.mOld === -Infinity || p.mOld == null ? '\u2066−∞\u2069' : f3(p.mOld), b: f3(p.mNew) }),
-          f3(p.rescale),
-          ctx.t('s8.arrow', { a: f3(p.lOld), b: f3(p.lNew) }),
-          vec(p.acc),
-        ]);
+        // every number of the row with the left-to-right minus (s8-trace-row.mjs)
+        rows.push(traceCells(trace.steps[i], { f3, fmt, t: (k, params) => ctx.t(k, params), vec }));
       }
       traceSlot.append(simpleTable(ctx, {
         testid: 's8-trace-table', caption: 's8.tableCaption',
@@ -362,9 +357,12 @@ async function atScale(root, ctx, st) {
   setT(ctx, matStatus, 's8.big.idle');
   setT(ctx, chunkStatus, 's8.big.idle');
 
-  // the budget paragraph: the default budget as the page's engine reports it
+  // the budget paragraph: the default budget as the page's engine reports it. The budget is the
+  // address space minus what is in use, so it moves: a refusal rewrites this paragraph with the
+  // budget it was refused under, and the page never shows two budgets (4 GiB here, 3.9 there)
+  const showBudget = (b) => { budgetP.dataset.budget = String(b); setT(ctx, budgetP, 's8.big.budget', { def: bytes(b) }); };
   try {
-    setT(ctx, budgetP, 's8.big.budget', { def: bytes(await engine.memoryBudget()) });
+    showBudget(await engine.memoryBudget());
   } catch { /* the paragraph stays empty; the run still works */ }
 
   const history = [];        // finished runs, newest last
@@ -424,6 +422,7 @@ async function atScale(root, ctx, st) {
       row.refused = true;
       matStatus.dataset.budget = m.budget;
       setT(ctx, matStatus, 's8.big.refused', { n: fmt(n), need: bytes(need), budget: bytes(m.budget) });
+      showBudget(m.budget);
       setState(matStatus, 'refused');
     } else {
       row.matMs = m.ms;
@@ -438,11 +437,12 @@ async function atScale(root, ctx, st) {
     setT(ctx, chunkStatus, 's8.big.chunkRunning', { done: fmt(0), total: fmt(n) });
     const t0 = performance.now();
     let last = { done: 0, total: n, workDone: 0, workTotal: 1 };
+    const timeLeft = countdownEstimate();   // counts down between progress reports
     const tick = () => {
       const el = performance.now() - t0;
       elapsedEl.dataset.ms = String(Math.round(el));
       setT(ctx, elapsedEl, 's8.big.elapsed', { sec: sec0(el) });
-      const left = estimateRemainingMs({ elapsedMs: el, workDone: last.workDone, workTotal: last.workTotal });
+      const left = timeLeft(el, last);
       if (left == null) { delete etaEl.dataset.ms; setT(ctx, etaEl, 's8.big.etaUnknown'); }
       else { etaEl.dataset.ms = String(Math.round(left)); setT(ctx, etaEl, 's8.big.eta', { sec: sec0(Math.max(1000, left)) }); }
     };

@@ -170,7 +170,7 @@ export function numberField(ctx, opts) {
     const r = parseNumber(input.value);
     let key = null;
     let params = {};
-    if (!r.ok) key = r.reason === 'empty' ? 'err.number.empty' : 'err.number.invalid';
+    if (!r.ok) key = numberReasonKey(r.reason);
     else if (integer && !Number.isInteger(r.value)) key = 'err.number.integer';
     else if (r.value < min || r.value > max) { key = 'err.number.range'; params = { min, max }; }
     if (key) {
@@ -194,6 +194,10 @@ export function numberField(ctx, opts) {
   };
 }
 
+// parseNumber's reasons that have their own message (err.number.<reason>); others read 'invalid'.
+const NUMBER_REASONS = new Set(['empty', 'slash-decimal', 'trailing-minus', 'space-group']);
+export const numberReasonKey = (reason) => `err.number.${NUMBER_REASONS.has(reason) ? reason : 'invalid'}`;
+
 export function button(ctx, opts) {
   const { label, onClick, testid, kind = 'secondary' } = opts;
   const b = document.createElement('button');
@@ -212,9 +216,11 @@ let fieldUid = 0;
 /**
  * Integer text field in any numerals (Persian, Arabic-Indic, Latin). Invalid
  * input (empty, letters, NaN, out of range, fractions) shows the section's own
- * message next to the field and keeps the last valid value.
+ * message next to the field and keeps the last valid value. `max` may be a function when the
+ * range follows another control (s8's row: 1…keys), so the message states the range in force
+ * instead of the field clamping silently.
  */
-export function intField(ctx, { label, value, min, max, errKey, testid, onChange, explain = false, onValidity }) {
+export function intField(ctx, { label, value, min, max: maxOpt, errKey, testid, onChange, explain = false, onValidity }) {
   const id = `${testid || 'int'}-${++fieldUid}`;
   const wrap = h('div', { class: 'control control-number' });
   const lab = h('label', { for: id });
@@ -228,9 +234,10 @@ export function intField(ctx, { label, value, min, max, errKey, testid, onChange
   const commit = () => {
     // a whole-number field: commas group digits in every script ("128,000", "١٢٨،٠٠٠")
     const r = ctx.parseNumber(input.value, { integer: true });
+    const max = typeof maxOpt === 'function' ? maxOpt() : maxOpt;
     if (!r.ok || !Number.isInteger(r.value) || r.value < min || r.value > max) {
       // explain: say which rule failed (empty, unreadable, not whole); the range keeps errKey
-      const why = !explain ? errKey : !r.ok ? (r.reason === 'empty' ? 'err.number.empty' : 'err.number.invalid')
+      const why = !explain ? errKey : !r.ok ? numberReasonKey(r.reason)
         : !Number.isInteger(r.value) ? 'err.number.integer' : errKey;
       setT(ctx, msg, why, { min, max });
       input.setAttribute('aria-invalid', 'true');

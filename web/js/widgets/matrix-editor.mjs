@@ -18,9 +18,11 @@
 // too few cells) shows a message in the page language next to the grid, marks the
 // field aria-invalid and keeps the previous valid matrix (no `change` is emitted).
 // Pasting a block ("1 0 0\n0 1 0…", tabs or spaces between cells, newlines or ';'
-// between rows) into any cell fills the whole matrix when the shape matches.
+// between rows) into any cell fills the whole matrix when the shape matches; a smaller
+// block (one row from a spreadsheet) fills from the caret's cell (rules: paste-cells.mjs).
 
 import { parseNumber, ltrNumber } from '../numerals.mjs';
+import { placePaste } from './paste-cells.mjs';
 import { spokenText } from '../dom.mjs';
 
 let uid = 0;
@@ -167,15 +169,15 @@ export function createMatrixEditor(ctx, opts) {
     const text = (e.clipboardData || window.clipboardData)?.getData('text') || '';
     if (!/[\s;\t\n]/.test(text.trim())) return;          // a single number: let the input take it
     e.preventDefault();
-    const rowsText = text.trim().split(/\r?\n|;/).map((r) => r.trim()).filter(Boolean);
-    const cells = rowsText.map((r) => r.split(/[\s\t]+/).filter(Boolean));
-    const count = cells.reduce((a, r) => a + r.length, 0);
-    const shapeOk = cells.length === valid.rows && cells.every((r) => r.length === valid.cols);
-    if (!shapeOk) {
-      showError('err.matrix.shape', { expected: valid.rows * valid.cols, got: count, rows: valid.rows, cols: valid.cols });
+    // the whole matrix, or a smaller block (one spreadsheet row) from the caret's cell (paste-cells.mjs)
+    const k = inputs.indexOf(e.target);
+    const caret = k < 0 ? { row: 0, col: 0 } : { row: Math.floor(k / valid.cols), col: k % valid.cols };
+    const placed = placePaste(text, { rows: valid.rows, cols: valid.cols }, caret);
+    if (!placed.ok) {
+      showError('err.matrix.shape', { expected: valid.rows * valid.cols, got: placed.got, rows: valid.rows, cols: valid.cols });
       return;
     }
-    cells.flat().forEach((c, k) => { inputs[k].value = c; });
+    for (const c of placed.cells) inputs[c.row * valid.cols + c.col].value = c.text;
     commit();
   });
   reset.addEventListener('click', () => {
