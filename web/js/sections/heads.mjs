@@ -243,7 +243,7 @@ export async function mount(root, ctx) {
       headers: ['heads.col.hkv', 'heads.col.group', 'heads.col.tok', 'heads.col.seq', 'heads.col.max', 'heads.col.rel'],
       rows: table.map((x) => [fmt(x.hkv), fmt(x.group), ctx.fmtBytes(x.kvBytesToken), ctx.fmtBytes(x.kvBytesSeq),
         num(x.maxAbs, 3), ctx.pct(x.rel, { maximumFractionDigits: 1 })]),
-      testid: 'heads-gqa-table',
+      testid: 'heads-gqa-table', stack: true,
     });
     wrap.querySelectorAll('tbody tr').forEach((tr, i) => {
       tr.dataset.hkv = String(table[i].hkv);

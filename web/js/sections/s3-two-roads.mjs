@@ -251,7 +251,7 @@ export async function mount(root, ctx) {
     const cell = (id, bytes) => { const c = h('span', { testid: id }, ctx.fmtBytes(bytes)); c.dataset.bytes = String(bytes); return c; };
     memSlot.textContent = '';
     memSlot.append(simpleTable(ctx, {
-      testid: 's3-memory', caption: 's3.mem.caption',
+      testid: 's3-memory', caption: 's3.mem.caption', stack: true,
       headers: ['s3.mem.what', 's3.mem.loop', 's3.mem.matrix'],
       rows: [
         [tNode('s3.mem.scores'), cell('s3-mem-scores-loop', rowBytes), cell('s3-mem-scores-matrix', matBytes)],
