@@ -30,7 +30,7 @@ export function simpleTable(ctx, { caption, headers, rows, testid, rowHeader = t
     const row = h('tr');
     r.forEach((cell, i) => {
       const c = h(i === 0 && rowHeader ? 'th' : 'td', i === 0 && rowHeader ? { scope: 'row' } : {});
-      if (stack && !(i === 0 && rowHeader)) c.dataset.label = labels[i];
+      if (stack) c.dataset.label = labels[i];   // a card's title names its column too («H_kv: 8»)
       c.append(cell instanceof Node ? cell : String(cell));
       row.append(c);
     });
