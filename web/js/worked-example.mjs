@@ -1,4 +1,4 @@
-// The lesson's worked example (four words, width 3 → width 2) and the engine
+// The lesson's worked example (four tokens, width 3 → width 2) and the engine
 // calls that compute everything shown about it. Used by sections 1, 2, 3, 9
 // (and any section that wants the same numbers).
 //
@@ -13,6 +13,21 @@
 // scores = x·W_Q. Only the transpose (moving numbers around) happens in JS.
 
 export const WORDS = ['the', 'cat', 'sat', 'down'];
+
+// The same four tokens in the reader's language (issue 21 item 11): a short sentence in the
+// reader's script, one token per row of the same x, so every number of the lesson is unchanged
+// and still computed by the engine. Row 3 (index 2) is the row the prose follows («sat» in
+// English). The English sentence stays as a preset of section 2 (URL state s2.words=en).
+export const WORD_SETS = Object.freeze({
+  en: Object.freeze([...WORDS]),
+  fa: Object.freeze(['گربه', 'روی', 'فرش', 'نشست']),
+  ar: Object.freeze(['القط', 'جلس', 'على', 'السجادة']),
+});
+
+/** The example's tokens for a page language; preset 'en' (or an unknown language) gives English. */
+export function exampleWords(lang, preset = null) {
+  return preset === 'en' || !Object.hasOwn(WORD_SETS, lang) ? WORD_SETS.en : WORD_SETS[lang];
+}
 
 // Entries are 0/1, written one row per group of binary digits ("011" = [0, 1, 1]).
 const bits = (rowsText) => {
@@ -53,6 +68,9 @@ export async function computeExample(engine, { x, Wq, Wk, Wv, causal = false }) 
   const r = await engine.attention({ q: Q, k: K, v: V, causal, returnWeights: true });
   return { x, Wq, Wk, Wv, Q, K, V, scores: r.scores, weights: r.weights, out: r.out, dk: Q.cols, causal };
 }
+
+/** How prose shows a token: a Latin one in an LTR isolate (ltr(w)), one in the reader's script in «». */
+export const tokenShown = (w, ltr) => (/[A-Za-z]/.test(w) ? ltr(w) : `«${w}»`);
 
 export const at = (m, i, j) => m.data[i * m.cols + j];
 export const row = (m, i) => Array.from(m.data.subarray(i * m.cols, (i + 1) * m.cols));

@@ -21,7 +21,7 @@
 //   heads-params                       the parameter counts (data-h1, data-h8, data-gqa)
 //   heads-status                       engine error for this section (empty when fine)
 
-import { WORDS, DEFAULT } from '../worked-example.mjs';
+import { exampleWords, tokenShown, DEFAULT } from '../worked-example.mjs';
 import {
   HEAD_DEFAULTS, WO_DEFAULT, computeTwoHeads, computeGqaTable, divisors, groupsOf, attentionParams,
 } from './heads-compute.mjs';
@@ -54,7 +54,8 @@ export async function mount(root, ctx) {
     seed: okInt(state.get('seed', 1), 0, 1e9, 1),
   };
   const num = (x, d = 2) => fmt(x, { maximumFractionDigits: d });
-  const word = (i) => ctx.ltrExpr(WORDS[i], 'ltr');
+  const WORDS = exampleWords(ctx.lang);   // the example's tokens in the reader's script
+  const word = (i) => tokenShown(WORDS[i], (w) => ctx.ltrExpr(w, 'ltr'));
 
   const status = h('p', { class: 'status-line', testid: 'heads-status', 'aria-live': 'polite' });
 
@@ -243,7 +244,7 @@ export async function mount(root, ctx) {
       headers: ['heads.col.hkv', 'heads.col.group', 'heads.col.tok', 'heads.col.seq', 'heads.col.max', 'heads.col.rel'],
       rows: table.map((x) => [fmt(x.hkv), fmt(x.group), ctx.fmtBytes(x.kvBytesToken), ctx.fmtBytes(x.kvBytesSeq),
         num(x.maxAbs, 3), ctx.pct(x.rel, { maximumFractionDigits: 1 })]),
-      testid: 'heads-gqa-table',
+      testid: 'heads-gqa-table', stack: true,
     });
     wrap.querySelectorAll('tbody tr').forEach((tr, i) => {
       tr.dataset.hkv = String(table[i].hkv);

@@ -289,7 +289,7 @@ export async function mount(root, ctx) {
     costChart.update([cost.map((c) => ({ x: c.T, y: c.stepCached })), cost.map((c) => ({ x: c.T, y: c.stepRecompute }))]);
     const rows = (await computeCost(engine, TABLE_T)).map((c) => [big(c.T), big(c.stepCached), big(c.stepRecompute), big(c.totalCached), big(c.totalRecompute)]);
     costTableSlot.append(simpleTable(ctx, {
-      testid: 'kvcache-cost-table', caption: 'kvcache.cost.caption',
+      testid: 'kvcache-cost-table', caption: 'kvcache.cost.caption', stack: true,
       headers: ['kvcache.cost.col.T', 'kvcache.cost.col.stepCached', 'kvcache.cost.col.stepRecompute', 'kvcache.cost.col.totalCached', 'kvcache.cost.col.totalRecompute'],
       rows,
     }));

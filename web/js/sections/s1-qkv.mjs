@@ -11,7 +11,7 @@
 //   s1-status      engine error for this section
 // URL state (s1.*): word (0–3).
 
-import { WORDS, DEFAULT, project, row } from '../worked-example.mjs';
+import { exampleWords, DEFAULT, project, row } from '../worked-example.mjs';
 import { select, controlRow } from '../widgets/controls.mjs';
 import { el, prose } from '../dom.mjs';
 
@@ -117,7 +117,7 @@ export async function mount(root, ctx) {
 
   const wordSel = select(ctx, {
     label: 's1.wordLabel',
-    options: WORDS.map((w, i) => ({ value: i, label: w })),
+    options: exampleWords(ctx.lang).map((w, i) => ({ value: i, label: w })),
     value: Math.min(3, Math.max(0, state.get('word', 2))),
     testid: 's1-word',
     onChange: (i) => { state.set('word', i === 2 ? null : i); draw(); },
@@ -144,7 +144,7 @@ export async function mount(root, ctx) {
   function draw() {
     if (!wordText) return;
     const i = Number(wordSel.value);
-    wordText.textContent = WORDS[i];
+    wordText.textContent = exampleWords(ctx.lang)[i];
     xText.textContent = `x = ${vecText(row(DEFAULT.x, i))}`;
     if (!proj) { for (const r of ['q', 'k', 'v']) vecTexts[r].textContent = '…'; return; }
     vecTexts.q.textContent = `q = ${vecText(row(proj.Q, i))}`;

@@ -1,4 +1,4 @@
-// Section 2: the worked example (the/cat/sat/down), computed by the engine.
+// Section 2: the worked example (four tokens in the reader's language), computed by the engine.
 // x and W_Q, W_K, W_V are editable; Q, K, V, scores ÷ √d_k, weights and output
 // are recomputed on every valid edit (an invalid edit keeps the last result).
 // Clicking (or Enter on) a cell of scores / weights / output shows its arithmetic.
@@ -13,13 +13,15 @@
 //   s2-sat-score, s2-sat-pct            the two live numbers in it
 //   s2-hand, s2-hand-answer             the "row 1 by hand" exercise and its answer
 //   s2-status                           engine error for this section (empty when fine)
-// URL state (s2.*): x, wq, wk, wv (matrices, only when edited), causal, cell ("w.2.2").
+// URL state (s2.*): x, wq, wk, wv (matrices, only when edited), causal, cell ("w.2.2"),
+// words=en (the English sentence instead of the reader's; s2-words select, s2-words-note).
 
-import { WORDS, DEFAULT, computeExample, at, row } from '../worked-example.mjs';
+import { exampleWords, tokenShown, DEFAULT, computeExample, at, row } from '../worked-example.mjs';
 import { createMatrixEditor } from '../widgets/matrix-editor.mjs';
 import { createHeatmap } from '../widgets/heatmap.mjs';
 import { matrixView } from '../widgets/matrix-view.mjs';
-import { checkbox, controlRow } from '../widgets/controls.mjs';
+import { checkbox, controlRow, select as selectControl } from '../widgets/controls.mjs';
+import { oneOf } from '../state.mjs';
 import { el, prose } from '../dom.mjs';
 
 const sameMatrix = (a, b) => a.rows === b.rows && a.cols === b.cols && a.data.every((v, i) => v === b.data[i]);
@@ -32,8 +34,31 @@ export async function mount(root, ctx) {
   const pow = (v) => ['e', el('sup', null, ctx.ltrExpr(v === -Infinity ? '−∞' : num(v), 'ltr'))];
   const vec = (arr, d = 2) => ltr(`[${arr.map((v) => num(v, d)).join(', ')}]`, 'ltr vec');
 
+  // The tokens: a sentence in the reader's language; the English one is a preset (s2.words=en).
+  // The rows of x are the same either way, so every number below is the same.
+  const preset = oneOf(['en'], state.get('words', ''), null);
+  const WORDS = exampleWords(ctx.lang, preset);
+  const word = (w) => tokenShown(w, (s) => ltr(s, 'ltr'));
+  const wordsCtl = selectControl(ctx, {
+    label: 's2.words.label', testid: 's2-words', value: preset || 'native',
+    options: [{ value: 'native', label: 's2.words.native' }, { value: 'en', label: 's2.words.en' }],
+    onChange: (v) => {
+      state.set('words', v === 'en' ? 'en' : null);
+      // rebuilt with the other labels (editors, tables and maps take their labels when built)
+      seq++;
+      root.textContent = '';
+      mount(root, ctx).then(() => root.querySelector('[data-testid="s2-words"]')?.focus());
+    },
+  });
+  root.dataset.words = preset || 'native';
+
   // ---------------------------------------------------------------- prose + editors
-  root.append(P('s2.intro'));
+  root.append(P('s2.intro'), controlRow(wordsCtl));
+  if (preset === 'en') {
+    const enNote = el('p', 'note', tNode('s2.words.enNote'));
+    enNote.dataset.testid = 's2-words-note';
+    root.append(enNote);
+  }
   const editors = {};
   const specs = [
     ['x', 's2.xLabel', DEFAULT.x, WORDS, 's2-x'],
@@ -181,7 +206,7 @@ export async function mount(root, ctx) {
       out: vec(row(r.out, i)),
       maxNote: best === i
         ? tNode('s2.satIsMax')
-        : tNode('s2.satNotMax', { word: ltr(WORDS[best], 'ltr'), max: num(at(r.scores, i, best)) }),
+        : tNode('s2.satNotMax', { word: word(WORDS[best]), max: num(at(r.scores, i, best)) }),
     }));
   }
 
@@ -227,7 +252,7 @@ export async function mount(root, ctx) {
     const items = [];
     const li = (key, params) => { const e = el('li', null, tNode(key, params)); items.push(e); return e; };
     if (kind === 's') {
-      steps.append(el('h4', null, tNode('s2.step.scoreTitle', { q: ltr(WORDS[i], 'ltr'), k: ltr(WORDS[j], 'ltr') })));
+      steps.append(el('h4', null, tNode('s2.step.scoreTitle', { q: word(WORDS[i]), k: word(WORDS[j]) })));
       const q = row(r.Q, i), k = row(r.K, j);
       const dot = q.reduce((a, v, c) => a + v * k[c], 0);
       li('s2.step.dot', {
@@ -242,7 +267,7 @@ export async function mount(root, ctx) {
         });
       }
     } else if (kind === 'w') {
-      steps.append(el('h4', null, tNode('s2.step.weightTitle', { q: ltr(WORDS[i], 'ltr'), k: ltr(WORDS[j], 'ltr') })));
+      steps.append(el('h4', null, tNode('s2.step.weightTitle', { q: word(WORDS[i]), k: word(WORDS[j]) })));
       const s = row(r.scores, i);
       li('s2.step.rowScores', { s: vec(s) });
       const ex = s.map((v) => (v === -Infinity ? 0 : Math.exp(v)));
@@ -257,7 +282,7 @@ export async function mount(root, ctx) {
       });
       li('s2.step.maxNote');
     } else {
-      steps.append(el('h4', null, tNode('s2.step.outTitle', { q: ltr(WORDS[i], 'ltr'), c: fmt(j + 1) })));
+      steps.append(el('h4', null, tNode('s2.step.outTitle', { q: word(WORDS[i]), c: fmt(j + 1) })));
       const w = row(r.weights, i);
       const vcol = Array.from({ length: r.V.rows }, (_, m) => at(r.V, m, j));
       li('s2.step.outWeights', { w: vec(w), v: vec(vcol) });

@@ -26,7 +26,7 @@
 // The cache holds engine results only; an uncomputed position (or n > 64) waits for the engine.
 
 import { fold } from '../widgets/fold.mjs';
-import { WORDS } from '../worked-example.mjs';
+import { exampleWords } from '../worked-example.mjs';
 import { createHeatmap } from '../widgets/heatmap.mjs';
 import { slider, checkbox, numberField, button, controlRow } from '../widgets/controls.mjs';
 import { el, h, prose, patch } from '../dom.mjs';
@@ -149,9 +149,9 @@ export async function mount(root, ctx) {
 
   // ---------------------------------------------------------------- computing
   function rowName(i) {
-    return n === 4 ? WORDS[i] : fmt(i + 1);
+    return n === 4 ? exampleWords(ctx.lang)[i] : fmt(i + 1);
   }
-  const labels = (count) => (count === 4 && n === 4 ? WORDS : null);
+  const labels = (count) => (count === 4 && n === 4 ? exampleWords(ctx.lang) : null);
 
   // every number of one (n, seed, causal), and every row of it (n ≤ 64): s3-compute.mjs
   const compute = (p) => computeRoads(engine, p);
@@ -251,7 +251,7 @@ export async function mount(root, ctx) {
     const cell = (id, bytes) => { const c = h('span', { testid: id }, ctx.fmtBytes(bytes)); c.dataset.bytes = String(bytes); return c; };
     memSlot.textContent = '';
     memSlot.append(simpleTable(ctx, {
-      testid: 's3-memory', caption: 's3.mem.caption',
+      testid: 's3-memory', caption: 's3.mem.caption', stack: true,
       headers: ['s3.mem.what', 's3.mem.loop', 's3.mem.matrix'],
       rows: [
         [tNode('s3.mem.scores'), cell('s3-mem-scores-loop', rowBytes), cell('s3-mem-scores-matrix', matBytes)],

@@ -136,7 +136,7 @@ export async function mount(root, ctx) {
     const mbText = (x) => num(x, x < 10 ? 2 : 0);
     tableSlot.textContent = '';
     tableSlot.append(simpleTable(ctx, {
-      testid: 's7-table', caption: 's7.table.caption',
+      testid: 's7-table', caption: 's7.table.caption', stack: true,
       headers: ['s7.col.n', 's7.col.pairs', 's7.col.mb', 's7.col.ratio'],
       rows: TABLE_N.map((n, i) => [big(n), big(pairs[i]), mbText(mb[i]), i ? `×${fmt(mb[i] / mb[i - 1])}` : '—']),
     }));

@@ -275,7 +275,7 @@ export async function mount(root, ctx) {
         rows.push(traceCells(trace.steps[i], { f3, fmt, t: (k, params) => ctx.t(k, params), vec }));
       }
       traceSlot.append(simpleTable(ctx, {
-        testid: 's8-trace-table', caption: 's8.tableCaption',
+        testid: 's8-trace-table', caption: 's8.tableCaption', stack: true,
         headers: ['s8.col.tile', 's8.col.keys', 's8.col.tmax', 's8.col.m', 's8.col.rescale', 's8.col.l', 's8.col.acc'],
         rows,
       }));
@@ -371,7 +371,7 @@ async function atScale(root, ctx, st) {
     bigTable.textContent = '';
     if (!history.length) return;
     const wrap = simpleTable(ctx, {
-      testid: 's8-big-table', caption: ctx.tNode('s8.big.tableCaption', { d: fmt(BIG_D) }),
+      testid: 's8-big-table', caption: ctx.tNode('s8.big.tableCaption', { d: fmt(BIG_D) }), stack: true,
       headers: ['s8.big.col.n', 's8.big.col.mask', 's8.big.col.mat', 's8.big.col.chunk', 's8.big.col.gflops',
         's8.big.col.scratch', 's8.big.col.workers'],
       rows: history.map((r) => [

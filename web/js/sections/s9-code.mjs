@@ -15,7 +15,7 @@
 //   s9-topleft, s9-offset        heatmaps of the L=2, S=4 weights (rowOffset 0 and 2)
 //   s9-status                    engine error for this section
 
-import { WORDS, DEFAULT, computeExample } from '../worked-example.mjs';
+import { exampleWords, DEFAULT, computeExample } from '../worked-example.mjs';
 import { createHeatmap } from '../widgets/heatmap.mjs';
 import { matrixView } from '../widgets/matrix-view.mjs';
 import { button } from '../widgets/controls.mjs';
@@ -24,6 +24,7 @@ import { cite } from '../references.mjs';
 import { jsListing, numpyListing, pytorchListing, MASK_LISTING } from '../code-listings.mjs';
 
 export async function mount(root, ctx) {
+  const WORDS = exampleWords(ctx.lang);   // the example's tokens in the reader's script (the code stays English)
   const { tNode, state, engine } = ctx;
   const { P, H3 } = prose(ctx);
   const code = (text, testid, lang) => {
@@ -105,11 +106,11 @@ export async function mount(root, ctx) {
   root.append(H3('s9.lsTitle'), P('s9.lsText'));
   const grid = el('div', 'grid-2');
   const hmTop = createHeatmap(ctx, {
-    label: 's9.topLeftLabel', rowLabels: ['sat', 'down'], colLabels: WORDS, min: 0, max: 1, digits: 2,
+    label: 's9.topLeftLabel', rowLabels: WORDS.slice(2), colLabels: WORDS, min: 0, max: 1, digits: 2,
     testid: 's9-topleft', exportName: 'causal-top-left', rowTitle: 's9.queries', colTitle: 's9.keys',
   });
   const hmOff = createHeatmap(ctx, {
-    label: 's9.offsetLabel', rowLabels: ['sat', 'down'], colLabels: WORDS, min: 0, max: 1, digits: 2,
+    label: 's9.offsetLabel', rowLabels: WORDS.slice(2), colLabels: WORDS, min: 0, max: 1, digits: 2,
     testid: 's9-offset', exportName: 'causal-bottom-right', rowTitle: 's9.queries', colTitle: 's9.keys',
   });
   grid.append(hmTop.el, hmOff.el);

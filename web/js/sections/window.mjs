@@ -170,6 +170,7 @@ export async function mount(root, ctx) {
     if (!rows.length) return;
     const t = simpleTable(ctx, {
       testid: 'window-run-table', caption: ctx.tNode('window.run.tableCaption', { w: fmt(rows[0].w), d: fmt(RUN_D) }),
+      stack: true,
       headers: ['window.run.col.n', 'window.run.col.full', 'window.run.col.win', 'window.run.col.ratio', 'window.run.col.predicted'],
       rows: rows.map((r) => [fmt(r.n), ctx.tNode('window.run.sec', { sec: secs(r.fullMs) }), ctx.tNode('window.run.sec', { sec: secs(r.winMs) }),
         fmt(r.winMs / r.fullMs, { maximumSignificantDigits: 2 }), fmt(r.predicted, { maximumSignificantDigits: 2 })]),

@@ -94,6 +94,20 @@ export function slider(ctx, opts) {
   setValue(opts.value ?? (values ? values[0] : min));
   input.addEventListener('input', () => { show(); if (onInput) onInput(toValue()); });
   input.addEventListener('change', () => { show(); if (onChange) onChange(toValue()); });
+  // A touch that turns into a vertical scroll (the browser cancels the pointer, site.css gives
+  // range inputs touch-action: pan-y) must leave the value as it was (issue 21 item 7).
+  let atDown = null;
+  input.addEventListener('pointerdown', () => { atDown = input.value; });
+  input.addEventListener('pointerup', () => { atDown = null; });
+  input.addEventListener('pointercancel', () => {
+    const was = atDown;
+    atDown = null;
+    if (was === null || was === input.value) return;
+    input.value = was;
+    show();
+    if (onInput) onInput(toValue());
+    if (onChange) onChange(toValue());
+  });
   el.append(lab, input, out);
   return {
     el, input, output: out,

@@ -22,8 +22,7 @@
 
 import { slider, checkbox, select, controlRow } from '../../widgets/controls.mjs';
 import { createHeatmap } from '../../widgets/heatmap.mjs';
-import { WORKED } from '../generators.mjs';
-import { projectQKV } from '../../worked-example.mjs';
+import { projectQKV, exampleWords } from '../../worked-example.mjs';
 import { h, patch } from '../../dom.mjs';
 import { backgroundFill, nearestFirst } from '../../background-fill.mjs';
 import { recordGuess } from '../../store/records.mjs';
@@ -278,7 +277,7 @@ const EXPERIMENTS = [
       }, 'try-result-line'));
     },
     play(ctx, area) {
-      const words = WORKED.words;
+      const words = exampleWords(ctx.lang);   // the lesson's tokens, in the reader's script
       const hm = createHeatmap(ctx, {
         label: 'practice.try.e6.heat', rowLabels: words, colLabels: words, min: 0, max: 1, digits: 2,
         testid: 'try-e6-heat', exportName: 'worked-example',

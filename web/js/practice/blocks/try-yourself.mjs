@@ -22,13 +22,14 @@ import { select } from '../../widgets/controls.mjs';
 import { h } from '../../dom.mjs';
 import { tx, p, liveRegion, say, answerField, showGrade, button, num, nextId, lessonLink } from './ui.mjs';
 import { recordExercise } from '../../store/records.mjs';
+import { exampleWords } from '../../worked-example.mjs';
+import { getLang } from '../../i18n.mjs';
 
 const IDS = Object.keys(EXERCISES);
 
-// Extra, language-neutral params the prose uses beside the generator's.
-const WORDS = ['the', 'cat', 'sat', 'down'];
+// Extra params the prose uses beside the generator's: the key's token in the reader's script.
 function extraParams(q) {
-  if (q.id === 'sat-score' || q.id === 'sat-weight') return { word: WORDS[(q.params.key ?? 1) - 1] };
+  if (q.id === 'sat-score' || q.id === 'sat-weight') return { word: exampleWords(getLang())[(q.params.key ?? 1) - 1] };
   return {};
 }
 
