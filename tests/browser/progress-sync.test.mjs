@@ -27,7 +27,10 @@ after(async () => {
   await rm(tmp, { recursive: true, force: true });
 });
 
+// Pages a failed test left open would merge their progress back into the cleared store
+// (the two-tab sync): close them first, so each test starts from empty progress.
 async function fresh(lang, hash = '') {
+  for (const p of b.context.pages()) await p.close();
   const page = await openPractice(b, lang, hash);
   await page.evaluate(() => localStorage.clear());
   await reload(page);
