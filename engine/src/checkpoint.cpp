@@ -211,6 +211,23 @@ Checkpoint load_checkpoint(const std::uint8_t* bytes, std::size_t size) {
   t.adam.beta1 = r.f32(), t.adam.beta2 = r.f32(), t.adam.eps = r.f32(), t.adam.weight_decay = r.f32();
   const std::uint64_t step = r.u64(), count = r.u64();
   if (step > static_cast<std::uint64_t>(SIZE_MAX)) refuse(ErrorCode::BadArgument, "step count out of range");
+  // The stated count against the configuration's, by arithmetic, before make_layout builds a list
+  // of every tensor: a header claiming millions of layers is refused at once, not after that list.
+  if (c.vocab == 0 || c.context == 0 || c.width == 0 || c.layers == 0 || c.heads == 0 || c.kv_heads == 0)
+    refuse(ErrorCode::ZeroDimension, "a dimension of the configuration is 0");
+  if (c.width % c.heads != 0 || c.heads % c.kv_heads != 0)
+    refuse(ErrorCode::BadArgument, "width, heads and key/value heads do not divide");
+  {
+    const double C = static_cast<double>(c.width), Ckv = C / static_cast<double>(c.heads) * static_cast<double>(c.kv_heads);
+    const double per_layer = 2 * C + (C * C + C) + 2 * (Ckv * C + Ckv) + (C * C + C) + 2 * C + (4 * C * C + 4 * C) + (4 * C * C + C);
+    const double total = (static_cast<double>(c.vocab) + static_cast<double>(c.context)) * C +
+                         static_cast<double>(c.layers) * per_layer + 2 * C;
+    if (total != static_cast<double>(count))
+      refuse(ErrorCode::ShapeMismatch, std::to_string(count) + " weights stated for a configuration of " + detail::num(total));
+    if (static_cast<double>(count) > static_cast<double>(size))  // every format takes at least a byte per weight
+      refuse(ErrorCode::BadArgument, "truncated: " + std::to_string(size) + " bytes cannot hold " +
+                                         std::to_string(count) + " weights");
+  }
   const detail::Layout lo = detail::make_layout(c);  // CharModel's checks, budget included
   if (count != lo.total)
     refuse(ErrorCode::ShapeMismatch, std::to_string(count) + " weights stated for a configuration of " +

@@ -26,7 +26,10 @@
 #include <optional>
 #include <vector>
 
+#include "attn/char_sampling.hpp"
+#include "attn/checkpoint.hpp"
 #include "attn/engine.hpp"
+#include "attn/train.hpp"
 
 namespace {
 
@@ -671,12 +674,59 @@ void fuzz_heads(Reader& r) {
   }
 }
 
+// Entry 5: load_checkpoint on the rest of the input (mode bit 0 set: with its
+// last 4 bytes replaced by the right CRC-32, so that mutations reach the
+// checks after the checksum). It either throws a typed attn::Error (caught
+// here) or returns a model whose forward and KV-cached decoder give finite
+// probabilities (the decoder's summing to 1; they agree only to rounding of
+// logits that may be huge, so the doctests, not this, compare them), and an F32 file
+// saves back to the same bytes.
+void fuzz_checkpoint(Reader& r, const std::uint8_t* data, std::size_t size) {
+  const std::uint8_t mode = r.u8();
+  std::vector<std::uint8_t> bytes(data + std::min<std::size_t>(size, 2), data + size);
+  if ((mode & 1) && bytes.size() >= 4) {
+    const std::uint32_t crc = attn::crc32(bytes.data(), bytes.size() - 4);
+    for (int k = 0; k < 4; ++k) bytes[bytes.size() - 4 + k] = static_cast<std::uint8_t>(crc >> (8 * k));
+  }
+  const attn::Checkpoint ck = attn::load_checkpoint(bytes.data(), bytes.size());  // or a typed error
+  const attn::CharModelConfig& c = ck.model.config();
+  CHECK(ck.vocabulary.size() == c.vocab);
+  std::vector<std::uint32_t> text;
+  for (std::size_t t = 0; t < std::min<std::size_t>(c.context, 3); ++t)
+    text.push_back(static_cast<std::uint32_t>((t * 7 + mode) % c.vocab));
+  const attn::CharModelForward f = ck.model.forward(text);
+  attn::CharModelDecoder decoder(ck.model);
+  for (std::size_t t = 0; t < text.size(); ++t) {
+    const std::vector<float> p = decoder.feed(text[t]);
+    double sum = 0;
+    for (std::size_t v = 0; v < c.vocab; ++v) {
+      CHECK(std::isfinite(f.probs.at(t, v)) && f.probs.at(t, v) >= 0);
+      CHECK(std::isfinite(p[v]) && p[v] >= 0);
+      sum += p[v];
+    }
+    CHECK(std::fabs(sum - 1.0) <= 1e-4);
+  }
+  if (ck.format == attn::WeightFormat::F32) {
+    const std::vector<std::uint8_t> again =
+        attn::save_checkpoint(ck.model, ck.vocabulary, {attn::WeightFormat::F32, ck.optimizer});
+    CHECK(again == bytes);
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   Reader r(data, size);
   try {
-    switch (r.u8() % 5) {  // seeds written before entry 4 start with 0..3: unchanged
+    const std::uint8_t op = r.u8();
+    if (op == 5) {  // load_checkpoint: typed refusals are expected here
+      try {
+        fuzz_checkpoint(r, data, size);
+      } catch (const attn::Error&) {
+      }
+      return 0;
+    }
+    switch (op % 5) {  // seeds written before entry 4 start with 0..3: unchanged; 5 is the checkpoint entry
       case 0: fuzz_attention(r); break;
       case 1: fuzz_softmax_row(r); break;
       case 2: fuzz_experiment(r); break;

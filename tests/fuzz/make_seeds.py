@@ -25,10 +25,13 @@ The format, read from the front, little-endian, zeros past the end:
              (flags >> 6) % L + 1; 16 and 32 read no bytes),
              [u8 window % (S+2) if flag 8], u8 prompt rows % (S+1), then q (H_q·L, d_k),
              k (H_kv·S, d_k), v (H_kv·S, d_v) as above, u8 block_q-1 (% 9), u8 block_k-1 (% 9).
+  checkpoint (op 5 exactly; other values >= 5 still wrap to 0..4): u8 mode, then the rest of the input
+             is given to load_checkpoint, with its last 4 bytes replaced by the right CRC-32 if mode is odd.
 Run from the repository root: python3 tests/fuzz/make_seeds.py
 """
 import os
 import struct
+import zlib
 
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'corpus')
 F32_MAX = 3.4028234663852886e38
@@ -142,6 +145,52 @@ def seeds():
     # heads: MQA (H_kv = 1, G = 4), chunked, values near FLT_MAX/S (the decode's double path)
     yield 'heads-mqa-huge-v', (bytes([4, 0, 3, 1, 6, 2, 0, 2, 3]) + small(128, *ints[64:88])
                                + small(128, *ints[88:109]) + small(252, *ints[109:116]) + bytes([0, 3]))
+
+    # checkpoints (op 5): valid tiny files in each format, with and without AdamW state,
+    # one with a bad CRC (mode 0: refused), one past the weight bound, one truncated
+    yield 'ckpt-f32', bytes([5, 0]) + checkpoint(0)
+    yield 'ckpt-f16-adam', bytes([5, 0]) + checkpoint(1, optimizer=True)
+    yield 'ckpt-int8', bytes([5, 0]) + checkpoint(2)
+    yield 'ckpt-gqa-f32', bytes([5, 0]) + checkpoint(0, heads=2, kv_heads=1, width=4)
+    bad = bytearray(checkpoint(1))
+    bad[130] ^= 1
+    yield 'ckpt-bad-crc', bytes([5, 0]) + bytes(bad)
+    yield 'ckpt-crc-fixed', bytes([5, 1]) + bytes(bad)  # mode 1: the target rewrites the CRC
+    yield 'ckpt-huge-weight', bytes([5, 0]) + checkpoint(0, weight=1e6)
+    yield 'ckpt-truncated', bytes([5, 0]) + checkpoint(0)[:-9]
+
+
+def checkpoint(fmt, optimizer=False, vocab=3, context=2, width=2, layers=1, heads=1, kv_heads=1, weight=0.25):
+    """A checkpoint in the layout of engine/README.md ("Checkpoints"), version 1."""
+    C, hd = width, width // heads
+    Ckv, F = hd * kv_heads, 4 * width
+    tensors = [(vocab * C, C), (context * C, C)]  # (size, row length), the parameter layout's order
+    for _ in range(layers):
+        tensors += [(C, C), (C, C), (C * C, C), (C, C), (Ckv * C, C), (Ckv, Ckv), (Ckv * C, C), (Ckv, Ckv),
+                    (C * C, C), (C, C), (C, C), (C, C), (F * C, C), (F, F), (C * F, F), (C, C)]
+    tensors += [(C, C), (C, C)]
+    total = sum(n for n, _ in tensors)
+    out = b'ATTNCKPT' + struct.pack('<III', 1, fmt, 1 if optimizer else 0)
+    out += struct.pack('<6IQ', vocab, context, width, layers, heads, kv_heads, 1)
+    out += struct.pack('<ddIIdffff', 3e-3, 3e-4, 10, 100, 1.0, 0.9, 0.95, 1e-8, 0.01)
+    out += struct.pack('<QQ', 7 if optimizer else 0, total)
+    out += struct.pack('<%dI' % vocab, *[0x0a, 0x20, 0x627, 0x628][:vocab])
+    i = 0
+    for n, cols in tensors:
+        vals = [weight * (((i + k) * 37) % 17 - 8) / 8 for k in range(n)]
+        i += n
+        if fmt == 0:
+            out += struct.pack('<%df' % n, *vals)
+        elif fmt == 1:
+            out += struct.pack('<%de' % n, *vals)
+        else:
+            for r in range(n // cols):
+                row = vals[r * cols:(r + 1) * cols]
+                scale = max(abs(x) for x in row) / 127
+                out += struct.pack('<f', scale) + bytes((round(x / scale) if scale else 0) & 0xff for x in row)
+    if optimizer:
+        out += struct.pack('<%df' % total, *[0.01] * total) + struct.pack('<%df' % total, *[1e-4] * total)
+    return out + struct.pack('<I', zlib.crc32(out))
 
 
 def main():
