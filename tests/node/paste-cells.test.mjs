@@ -24,10 +24,10 @@ test('only numbers are counted: names, "=", brackets and list commas are not cel
 });
 
 test('the whole matrix fills it from any caret, as a block or as one line', () => {
-  const whole = '1 0 0\n0 1 0\n0 0 1\n1 1 0';
+  const whole = '2 0 0\n0 5 0\n0 0 7\n3 1 0';
   const r = placePaste(whole, X, { row: 3, col: 2 });
   assert.equal(r.cells.length, 12);
-  assert.deepEqual(where(r).slice(0, 4), ['0,0=1', '0,1=0', '0,2=0', '1,0=0']);
+  assert.deepEqual(where(r).slice(0, 4), ['0,0=2', '0,1=0', '0,2=0', '1,0=0']);
   assert.deepEqual(where(placePaste('1 2 3 4 5 6 7 8 9 10 11 12', X, { row: 1, col: 1 })).at(-1), '3,2=12');
   assert.deepEqual(placePaste('1 2\n3', X), { ok: false, got: 3 }, 'ragged rows fit nowhere');
 });
