@@ -17,8 +17,8 @@ test('one spreadsheet row fills the caret\'s row, from the caret\'s cell', () =>
 
 test('only numbers are counted: names, "=", brackets and list commas are not cells', () => {
   assert.deepEqual(pastedRows('x = [0, 1, 1]'), [['0', '1', '1']]);
-  assert.deepEqual(pastedRows('W_Q = [[1, 0], [0, 1]]'), [['1', '0', '0', '1']]);
-  assert.deepEqual(pastedRows('[0, 1]\n[1, 0]'), [['0', '1'], ['1', '0']]);
+  assert.deepEqual(pastedRows('W_Q = [[2, 0], [0, 3]]'), [['2', '0', '0', '3']]);
+  assert.deepEqual(pastedRows('[0, 4]\n[5, 0]'), [['0', '4'], ['5', '0']]);
   assert.deepEqual(pastedRows('٠,٥ 1'), [['٠,٥', '1']], 'a comma between digits stays inside its number');
   assert.deepEqual(placePaste('x = [0, 1, 1, 2, 5]', X, { row: 0, col: 0 }), { ok: false, got: 5 });
 });
