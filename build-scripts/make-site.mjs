@@ -271,6 +271,16 @@ if (!CHECK_ONLY) {
   }
   copyDir(path.join(WEB, 'css'), path.join(OUT, 'css'));
   for (const extra of ['img', 'assets']) copyDir(path.join(WEB, extra), path.join(OUT, extra));
+  // The trained character models (web/models/<lang>.ckpt + .json) and the corpus each was
+  // trained on (engine/tools/corpus/<lang>.txt → models/<lang>.corpus.txt), for the chapter on a
+  // model that learned the reader's language. The page fetches them when the reader nears that
+  // chapter; the service worker does not precache models/ (sw-manifest.mjs, MODELS_DIR) and
+  // keeps a copy once fetched, so the first visit's budget is unchanged and the chapter still
+  // works offline after one visit.
+  for (const lang of LANGS) {
+    for (const ext of ['ckpt', 'json']) copyFile(path.join(WEB, 'models', `${lang}.${ext}`), path.join(OUT, 'models', `${lang}.${ext}`));
+    copyFile(path.join(ROOT, 'engine', 'tools', 'corpus', `${lang}.txt`), path.join(OUT, 'models', `${lang}.corpus.txt`));
+  }
   // the language chooser: one page, both languages (each part carries its own lang/dir)
   const chooser = path.join(WEB, 'index.html');
   if (fs.existsSync(chooser)) {
