@@ -209,8 +209,13 @@ export async function mountPart(id, { load, ctx, errorNode, failKey, what }) {
   root.dataset.state = 'loading';
   try {
     const [mod] = await Promise.all([load(), loadMath()]);
-    for (const el of root.querySelectorAll('.section-loading')) el.remove();
+    // The loading line leaves the screen (and the layout) now, but stays in the page, a tab
+    // stop, until mount() has finished: a mount that awaits the engine (summary) had no control
+    // yet, and a held Tab went past the part (lazy-mount.mjs keyboardStop holds it instead).
+    const lines = [...root.querySelectorAll('.section-loading')];
+    for (const el of lines) el.classList.add('visually-hidden');
     await mod.mount(root, ctx());
+    for (const el of lines) el.remove();
     root.dataset.state = 'ready';
   } catch (err) {
     if (leaving) return;
