@@ -14,7 +14,7 @@
 //                             MANIFEST lists every other file of the site, its VERSION hashes
 //                             all of them; see web/README.md, "Offline")
 // Template placeholders: {{head}} (web/pages/_head.html) {{lessonToc}} {{lessonSections}}
-// (the lesson's contents <li>s and <section> slots, from web/js/lesson-sections.mjs) {{lang}} {{dir}} {{title}} {{font}} {{titles}} {{csp}}
+// (the lesson's contents <li>s and <section> slots, from web/js/lesson-sections.mjs) {{lang}} {{dir}} {{title}} {{font}} {{titles}} {{descriptions}} {{csp}}
 // {{t:key}} (a prose key as element content, `code` as <bdi dir="ltr">),
 // {{a:key}} (a prose key as plain escaped text, for attributes); {{t.ar:key}} / {{a.fa:key}}
 // take the key from that language's text instead of the page's (the bilingual chooser).
@@ -114,6 +114,8 @@ function fillTemplate(tpl, lang, texts, name, titleKey) {
     lang, dir: language(lang).dir, font: language(lang).font, csp: esc(CSP),
     title: esc(titleOf(dict)),
     titles: esc(LANGS.map((l) => titleOf(texts[l])).join(' — ')),
+    // the chooser's description, in every edition (it serves them all)
+    descriptions: esc(LANGS.map((l) => plainText(texts[l]['site.chooser.description'] ?? '')).filter(Boolean).join(' — ')),
   };
   tpl = tpl.replace(/\{\{#(languages|otherLanguages)\}\}([\s\S]*?)\{\{\/\1\}\}/g, (all, which, body) =>
     (which === 'languages' ? LANGUAGES : otherLanguages(lang)).map((l) => body

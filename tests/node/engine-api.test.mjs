@@ -15,7 +15,7 @@ test('loadEngine returns the same engine on every call', async () => {
 
 test('info names the SIMD architecture and the version', () => {
   const info = engine.info();
-  assert.match(info.simd, /^(sse|avx|wasm|neon)/);
+  assert.equal(info.simd, 'wasm-simd128');   // what runs, not xsimd's name for the target it emulates (sse4.1)
   assert.match(info.version, /^\d+\.\d+/);
   assert.ok(info.heapBytes >= 16 * 1024 * 1024);
 });

@@ -2,7 +2,7 @@
 // lookups refuse inherited names, and an unknown code falls back to the default edition.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { LANGUAGES, language, isLanguage, languageCodes, defaultLanguage, otherLanguages, numberLocale, digitZero } from '../../web/js/languages.mjs';
+import { LANGUAGES, language, isLanguage, languageCodes, defaultLanguage, otherLanguages, numberLocale, digitZero, preferredLanguage } from '../../web/js/languages.mjs';
 
 test('every entry has the fields the build and the pages read', () => {
   for (const l of LANGUAGES) {
@@ -39,4 +39,13 @@ test('lookups: own codes only, unknown → default, others exclude the page lang
     assert.ok(!others.includes(c));
     assert.equal(others.length, LANGUAGES.length - 1);
   }
+});
+
+test('the browser\'s language list picks an edition by its primary subtag, in order', () => {
+  assert.equal(preferredLanguage(['ar-EG', 'en']), 'ar');
+  assert.equal(preferredLanguage(['en-US', 'FA-ir', 'ar']), 'fa');
+  assert.equal(preferredLanguage(['en', 'de']), null);
+  assert.equal(preferredLanguage(['arc', 'fas']), null, 'not a prefix match');
+  assert.equal(preferredLanguage(undefined), null);
+  assert.equal(preferredLanguage([null, 7, 'ar']), 'ar');
 });

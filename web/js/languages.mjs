@@ -80,6 +80,19 @@ export function language(code) {
 }
 
 /** The other editions (the language switch links to each). */
+/**
+ * The edition a browser's language list asks for (navigator.languages: 'ar-EG', 'fa-IR', 'en'…):
+ * the first entry whose primary subtag is an edition's code, or null when none is. The chooser
+ * puts that edition first when the reader has not chosen one yet.
+ */
+export function preferredLanguage(browserLanguages) {
+  for (const tag of Array.isArray(browserLanguages) ? browserLanguages : []) {
+    const primary = typeof tag === 'string' ? tag.split('-')[0].toLowerCase() : '';
+    if (isLanguage(primary)) return primary;
+  }
+  return null;
+}
+
 export const otherLanguages = (code) => LANGUAGES.filter((l) => l.code !== language(code).code);
 
 /** Intl locale for numbers in `code`, in its own digits or (latinDigits) in 0–9. */
