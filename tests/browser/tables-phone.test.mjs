@@ -9,8 +9,9 @@ import { launchPhone } from './phone.mjs';
 
 const T = { timeout: 240000 };
 const WIDTH = 390;
-// the tables a paragraph talks about (s3 memory, heads GQA, KV-cache cost)
-const TABLES = ['s3-memory', 'heads-gqa-table', 'kvcache-cost-table'];
+// the tables a paragraph talks about (s3 memory, heads GQA, KV-cache cost, s4's two fold
+// tables: the seed experiment and the d_k trend, built when their fold first opens)
+const TABLES = ['s3-memory', 'heads-gqa-table', 'kvcache-cost-table', 's4-table-a', 's4-table-b'];
 let phone;
 before(async () => { phone = await launchPhone({ width: WIDTH, height: 844 }); });
 after(async () => { await phone?.close(); });
@@ -41,6 +42,7 @@ for (const lang of LANGS) {
   describe(`tables on a phone ${lang}`, () => {
     test(`${lang}: no key table cell is off-screen at ${WIDTH} px; citation links are ≥ 40 px`, T, async () => {
       const page = await openPhone(lang);
+      await page.evaluate(() => { for (const d of document.querySelectorAll('#s4 details')) d.open = true; });
       for (const id of TABLES) {
         const r = await offScreen(page, id);
         assert.ok(r.cells > 0, `${id} has cells`);

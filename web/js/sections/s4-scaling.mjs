@@ -266,6 +266,7 @@ function seedFolds(ctx, fTables, fSeeds, { seedOf, status }) {
     tA.textContent = '';
     tA.append(simpleTable(ctx, {
       testid: 's4-table-a',
+      stack: true,   // five columns: cards on a phone (issue 21 item 7)
       headers: ['s4.tA.colQuantity', 's4.tA.colArticleOff', 's4.tA.colOursOff', 's4.tA.colArticleOn', 's4.tA.colOursOn'],
       rows: [
         [ctx.tNode('s4.tA.rowMax'), f6(a.maxOff), f6(o.maxWeight), f6(a.maxOn), f6(n1.maxWeight)],
@@ -294,6 +295,7 @@ function seedFolds(ctx, fTables, fSeeds, { seedOf, status }) {
     tB.textContent = '';
     tB.append(simpleTable(ctx, {
       testid: 's4-table-b',
+      stack: true,
       headers: ['s4.tB.colDk', 's4.tB.colMaxA', 's4.tB.colMaxO', 's4.tB.colHA', 's4.tB.colHO', 's4.tB.colShareA', 's4.tB.colShareO'],
       rows,
     }));
