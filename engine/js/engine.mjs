@@ -887,6 +887,12 @@ function makeApi(M) {
      * (attn::error_code_name, the same list engine.mjs's own checks use) and
      * 'Internal' (an engine defect). The pages translate each (err.engine.<code>).
      */
+    /** The attention variants' names, from the engine's own table ('reference' first): the one
+     *  list the tests sweep, so a new variant is tested everywhere without editing them. */
+    variants() {
+      return [...VARIANTS];
+    },
+
     errorCodes() {
       return [...ERROR_CODES];
     },

@@ -148,3 +148,17 @@ test('every error code the engine can throw has a message in every language of t
     }
   }
 });
+
+// The variant list the JS tests sweep (engine.variants(), from the engine's own table): each
+// name is accepted, 'reference' is among them, and an unknown name's message lists them all.
+test('variants(): the engine\'s own list, each accepted by attention()', () => {
+  const names = engine.variants();
+  assert.ok(names.includes('reference') && names.length >= 3, `variants: ${names}`);
+  assert.equal(new Set(names).size, names.length);
+  for (const variant of names) assert.equal(engine.attention({ q, k, v, variant }).out.rows, q.rows, variant);
+  try { engine.attention({ q, k, v, variant: 'flash' }); assert.fail('flash accepted'); } catch (e) {
+    for (const name of names) assert.match(e.message, new RegExp(`'${name}'`));
+  }
+  names.push('mutated');
+  assert.ok(!engine.variants().includes('mutated'), 'a copy each call');
+});
