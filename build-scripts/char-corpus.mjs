@@ -27,8 +27,8 @@ function strings(value, key, out) {
   else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) strings(v, k, out);
 }
 
-// Arabic block letters and marks, ZWNJ, Persian and Arabic digits, space, punctuation.
-const keep = /[\u0621-\u064A\u064B-\u0652\u0660-\u0669\u066B\u066C\u0670-\u06D3\u06F0-\u06F9\u200C ،؛؟.!:«»()\-]/u;
+// Arabic block letters and marks (through U+0655: the Persian ezafe «ـٔ» of «همهٔ» is U+0654), ZWNJ, Persian and Arabic digits, space, punctuation.
+const keep = /[\u0621-\u064A\u064B-\u0655\u0660-\u0669\u066B\u066C\u0670-\u06D3\u06F0-\u06F9\u200C ،؛؟.!:«»()\-]/u;
 
 function clean(text) {
   let s = text
