@@ -196,3 +196,26 @@ test('progress of every new item survives a save and a reload (exercises, a quiz
   assert.equal(third.rounds.main.done, true);
   assert.deepEqual(third.quizzes.main.at(-1), { at: now.toISOString(), score: 3, total: 4 });
 });
+
+test('a practice item links to its section only once the lesson has it (no dead link before its chapter lands)', async () => {
+  const { installFakeDom } = await import('./fake-dom.mjs');
+  const { lessonLink } = await import('../../web/js/practice/blocks/ui.mjs');
+  const { SECTIONS } = await import('../../web/js/lesson-sections.mjs');
+  const { LESSON_SECTIONS } = await import('../../web/js/practice/lesson-links.mjs');
+  const dom = installFakeDom();
+  try {
+    const ctx = { tNode: (key, params) => `${key} ${params?.title?.textContent ?? ''}` };
+    const onPage = new Set(SECTIONS.map((s) => s.id));
+    const link = lessonLink(ctx, 'ex', 'dot-score');
+    assert.ok(link, 'an item of a chapter the lesson has: a link');
+    assert.match(link.textContent, /s2\.title/);
+    for (const [kind, ids] of [['ex', NEW_EX], ['quiz', NEW_QUIZ], ['cards', NEW_CARDS], ['myth', NEW_MYTHS]]) {
+      for (const id of ids) {
+        const section = LESSON_SECTIONS[kind][id][0];
+        assert.equal(Boolean(lessonLink(ctx, kind, id)), onPage.has(section), `${kind}.${id} → ${section} (on the page: ${onPage.has(section)})`);
+      }
+    }
+  } finally {
+    dom.uninstall();
+  }
+});
