@@ -48,6 +48,13 @@ async function follow(link, lang, what) {
   return page;
 }
 
+// Whether the lesson page has the section the item links to (lesson-links.mjs, lesson-sections.mjs).
+const onLessonPage = (page, kind, id) => page.evaluate(async ([kind, id]) => {
+  const { lessonTarget } = await import('/js/practice/lesson-links.mjs');
+  const { SECTIONS } = await import('/js/lesson-sections.mjs');
+  return SECTIONS.some((s) => s.id === lessonTarget(kind, id)?.section);
+}, [kind, id]);
+
 describe('practice links back to the lesson', () => {
   for (const lang of LANGS) {
     test(`${lang}: wrong quiz answers, a solution, a flashcard and a myth link to their lesson section`, T, async () => {
@@ -83,7 +90,10 @@ describe('practice links back to the lesson', () => {
         const fb = byTestId(page, 'quiz-feedback');
         await page.waitForFunction((el) => el.dataset.kind === 'ok' || el.dataset.kind === 'bad', await fb.elementHandle());
         assert.equal(await fb.getAttribute('data-kind'), wrong ? 'bad' : 'ok', `quiz ${id} graded`);
-        if (wrong) {
+        if (wrong && !(await onLessonPage(page, 'quiz', id))) {
+          // its chapter is not on the lesson page yet (issue 24: practice can land first): no dead link
+          assert.equal(await q.locator('[data-testid="lesson-link"]').count(), 0, `quiz ${id}: no link to a missing section`);
+        } else if (wrong) {
           wrongKinds.add(kind);
           links.push([await linkOf(q, `wrong answer to quiz ${id}`), `quiz ${id}`]);
         } else {

@@ -66,14 +66,23 @@ const EXPECTED = {
   'window-field': (p) => p.k * (p.w - 1),
   // per key: H_q query heads × 2·(d_k + d_v) flops; H_kv · (d_k + d_v) numbers of bpe bytes read
   'decode-intensity': (p) => (p.hq * 2 * (2 * p.d)) / (p.hkv * 2 * p.d * p.bpe),
+  // chapters 13–14 (issue 24): the character model and its training
+  'uniform-loss': (p) => Math.log(p.vocab),
+  'ce-gradient': (p) => softmax([p.s1, p.s2, p.s3, p.s4])[p.j - 1] - (p.j === p.target ? 1 : 0),
+  'previous-head': (p) => Math.max((p.a2 + p.a3 + p.a4) / 3, (p.b2 + p.b3 + p.b4) / 3),
+  'char-loss': (p) => -Math.log(softmax([p.s1, p.s2, p.s3])[p.target - 1]),
+  'sample-temperature': (p) => Math.max(...softmax([p.s1 / p.temp, p.s2 / p.temp, p.s3 / p.temp])),
+  // token and position embeddings, 12d² + 13d a block, a last LayerNorm; the output layer is tied
+  'model-weights': (p) => (p.vocab + p.context) * p.d + p.layers * (12 * p.d * p.d + 13 * p.d) + 2 * p.d,
+  'backward-memory': (p) => (p.n * p.n * 4 * p.heads * p.layers) / 2 ** 20,
 };
 
 const ALL = [...Object.values(EXERCISES), ...Object.values(QUIZ)];
 const SEEDS = Array.from({ length: 40 }, (_, i) => i * 7919 + 1);
 
-test('inventory: at least 16 exercises and 14 quiz generators, each with an independent check', () => {
-  assert.ok(Object.keys(EXERCISES).length >= 16);
-  assert.ok(Object.keys(QUIZ).length >= 14);
+test('inventory: at least 19 exercises and 18 quiz generators, each with an independent check', () => {
+  assert.ok(Object.keys(EXERCISES).length >= 19);
+  assert.ok(Object.keys(QUIZ).length >= 18);
   assert.deepEqual(ALL.map((g) => g.id).sort(), Object.keys(EXPECTED).sort());
 });
 

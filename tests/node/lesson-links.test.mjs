@@ -18,6 +18,11 @@ async function keys(lang) {
   return Object.keys(all);
 }
 
+// Chapters 13 (model) and 14 (train), issue 24, are written on other branches; their practice
+// items land first. A link to one of these ids is accepted while the lesson does not have it
+// yet; once SECTIONS lists it, it is checked like every other (and this list can go).
+const AWAITED = ['model', 'train'];
+
 const ids = (list, re) => [...new Set(list.map((k) => re.exec(k)?.[1]).filter(Boolean))];
 
 test('every practice item has a lesson section, and the section is on the lesson page', async () => {
@@ -32,14 +37,14 @@ test('every practice item has a lesson section, and the section is on the lesson
     ex: ids(k, /^ex\.([a-z-]+)\.prompt$/),
     myth: ids(k, /^myth\.(m\d+)\.myth$/),
   };
-  assert.ok(items.cards.length >= 43 && items.quiz.length >= 34 && items.ex.length >= 16 && items.myth.length >= 13,
+  assert.ok(items.cards.length >= 51 && items.quiz.length >= 38 && items.ex.length >= 19 && items.myth.length >= 16,
     `items found: ${JSON.stringify(Object.fromEntries(Object.entries(items).map(([a, b]) => [a, b.length])))}`);
   const missing = [];
   for (const [kind, list] of Object.entries(items)) {
     for (const id of list) {
       const t = lessonTarget(kind, id);
       if (!t) { missing.push(`${kind}.${id}: no section`); continue; }
-      if (!sections.includes(t.section)) missing.push(`${kind}.${id}: ${t.section} is not on the lesson page`);
+      if (!sections.includes(t.section) && !AWAITED.includes(t.section)) missing.push(`${kind}.${id}: ${t.section} is not on the lesson page`);
       const u = new URL(t.href, 'http://x/fa/practice.html');
       assert.equal(u.pathname, '/fa/index.html');
       assert.equal(u.hash, `#${t.section}`);
@@ -56,4 +61,15 @@ test('hrefs carry the section state: index.html?s7.n=131072&s7.dtype=fp32#s7', (
   assert.equal(lessonTarget('myth', 'm13').href, 'index.html#window');
   assert.equal(lessonTarget('quiz', 'q01').href, 'index.html#s1');
   assert.equal(lessonTarget('quiz', 'nope'), null);
+  assert.equal(lessonTarget('ex', 'ce-gradient').href, 'index.html#train');
+  assert.equal(lessonTarget('myth', 'm16').href, 'index.html#model');
+});
+
+test('chapters 13–14: their practice links go to model and train only, and every awaited id is one of them', () => {
+  const kinds = Object.entries(LESSON_SECTIONS);
+  const to = (section) => kinds.flatMap(([kind, table]) => Object.keys(table).filter((id) => table[id][0] === section).map((id) => `${kind}.${id}`));
+  // 3 exercises, 4 quiz generators, 8 cards, 3 myths between them
+  assert.equal(to('model').length + to('train').length, 18, `model: ${to('model')}; train: ${to('train')}`);
+  assert.ok(to('model').length >= 5 && to('train').length >= 5);
+  assert.deepEqual(AWAITED.filter((id) => !['model', 'train'].includes(id)), []);
 });

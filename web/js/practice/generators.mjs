@@ -12,12 +12,15 @@
 //         causal-weight weighted-average score-bytes memory-growth rescale-factor
 //         running-sum entropy sat-score
 //         kv-cache-preset window-field gqa-speedup             (chapters 10–12)
+//         uniform-loss ce-gradient previous-head                (chapters 13–14)
 //   quiz: softmax-two shift-invariance temperature score-mb batch-bytes
 //         uniform-entropy scale-factor max-weight-gap jacobian-two sat-weight
 //         kv-cache-bytes gqa-saved window-reach decode-intensity  (chapters 10–12)
+//         char-loss sample-temperature model-weights backward-memory  (chapters 13–14)
 
 import { createRng, toSeed } from './random.mjs';
 import { WORDS, DEFAULT, computeExample, at, row } from '../worked-example.mjs';
+import { untrainedLoss } from './char-model-calls.mjs';
 
 // ---------------------------------------------------------------- helpers
 
@@ -25,6 +28,7 @@ const mat = (rows, cols, values) => ({ rows, cols, data: Float32Array.from(value
 const column = (values) => mat(values.length, 1, values);
 const zeros = (rows, cols) => mat(rows, cols, new Array(rows * cols).fill(0));
 const GIB = 2 ** 30;
+const MIB = 2 ** 20;
 // The engine stores K and V as float32: kvBytesRead counts 4 bytes a number. A cache kept in
 // another type (float16: 2 bytes) is the same count of numbers times its own size.
 const ENGINE_BYTES = 4;
@@ -324,7 +328,85 @@ const exercises = {
       ],
     };
   },
+
+  // ---- chapters 13–14 (issue 24): a character model, and training it
+
+  async 'uniform-loss'(rng, engine) {
+    const vocab = rng.pick([32, 40, 48, 64, 67, 69, 80, 100]);
+    const seed = rng.int(1, 999);
+    // A uniform guess is a model whose logits are all equal: softmax gives every character
+    // 1/V, the right one too, and the loss is −ln of that.
+    const { weights } = await engine.softmaxRow({ logits: new Array(vocab).fill(0) });
+    const p = weights[0];
+    const answer = -Math.log(p);
+    // The check the lesson makes: an untrained model (random weights, this seed) on a random
+    // text of 32 characters lands close to that loss (generators.test bounds the gap).
+    const text = Array.from({ length: UNTRAINED_TEXT + 1 }, () => rng.int(0, vocab - 1));
+    const untrained = await untrainedLoss(engine, { vocab, context: UNTRAINED_TEXT, width: 32, layers: 1, heads: 2, seed }, text);
+    return {
+      params: { vocab, seed }, answer, tolerance: TWO_DECIMALS,
+      digits: { p: 4, untrained: 3, answer: 3 },
+      steps: [['guess', { vocab, p }], ['loss', { p, answer: -Math.log(p) }], ['model', { seed, n: UNTRAINED_TEXT, untrained, answer }]],
+    };
+  },
+
+  async 'ce-gradient'(rng, engine) {
+    const s = [rng.int(-2, 3), rng.int(-2, 3), rng.int(-2, 3), rng.int(-2, 3)];
+    const target = rng.int(1, 4);
+    // half the time the asked logit is the right character's (p − 1 < 0), else another's (p > 0)
+    const j = rng.int(0, 1) === 0 ? target : rng.pick([1, 2, 3, 4].filter((x) => x !== target));
+    const { weights } = await engine.softmaxRow({ logits: s });
+    const y = j === target ? 1 : 0;
+    const answer = weights[j - 1] - y;
+    const { e, total } = softmaxSteps(s);
+    const pj = e[j - 1] / total;
+    return {
+      params: { s1: s[0], s2: s[1], s3: s[2], s4: s[3], target, j }, answer, tolerance: TWO_DECIMALS,
+      digits: { ej: 3, total: 3, pj: 3, answer: 3 },
+      steps: [['softmax', { j, ej: e[j - 1], total, pj }], ['subtract', { j, target, y, pj, answer }]],
+    };
+  },
+
+  async 'previous-head'(rng, engine) {
+    // Two heads on a text of 4 characters, their scores made by hand and their weights by the
+    // engine's causal softmax: one head favours the previous character, the other itself or
+    // the first character. The learner scores both the way the lesson scores heads.
+    const n = PREVIOUS_TEXT;
+    const noise = () => Array.from({ length: n * n }, () => rng.int(0, 1));
+    const prev = noise();
+    for (let i = 1; i < n; i++) prev[i * n + i - 1] += rng.int(2, 4);
+    const other = noise();
+    const onSelf = rng.int(0, 1) === 0;
+    for (let i = 0; i < n; i++) other[i * n + (onSelf ? i : 0)] += rng.int(2, 4);
+    const prevIsFirst = rng.int(0, 1) === 0;
+    const heads = prevIsFirst ? [prev, other] : [other, prev];
+    const onPrevious = [];
+    for (const scores of heads) {
+      // q = identity, k = scoresᵀ: q_i·k_j = scores[i][j], and no 1/√d_k.
+      const kT = Array.from({ length: n * n }, (_, x) => scores[(x % n) * n + Math.floor(x / n)]);
+      const r = await engine.attention({
+        q: mat(n, n, Array.from({ length: n * n }, (_, x) => (x % (n + 1) === 0 ? 1 : 0))), k: mat(n, n, kT),
+        v: zeros(n, 1), causal: true, scale: null, returnWeights: true,
+      });
+      onPrevious.push(Array.from({ length: n - 1 }, (_, i) => r.weights.data[(i + 1) * n + i]));
+    }
+    const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    const [scoreA, scoreB] = onPrevious.map(mean);
+    const head = scoreA >= scoreB ? 1 : 2;
+    const answer = Math.max(scoreA, scoreB);
+    const [a, b] = onPrevious;
+    const three = { a2: 3, a3: 3, a4: 3, b2: 3, b3: 3, b4: 3, scoreA: 3, scoreB: 3, answer: 3 };
+    return {
+      params: { a2: a[0], a3: a[1], a4: a[2], b2: b[0], b3: b[1], b4: b[2] }, answer, tolerance: TWO_DECIMALS,
+      percentOk: true, digits: three,
+      steps: [['scores', { scoreA, scoreB }], ['answer', { head, answer }]],
+    };
+  },
 };
+
+// The untrained model's text (uniform-loss) and the two heads' text (previous-head), in characters.
+const UNTRAINED_TEXT = 32;
+const PREVIOUS_TEXT = 4;
 
 // (query heads, key/value heads) of grouped-query and multi-query attention: H_q a multiple of H_kv.
 const GQA_PAIRS = [[8, 1], [12, 4], [16, 2], [16, 4], [24, 8], [28, 4], [32, 1], [32, 4], [32, 8], [40, 8], [48, 8], [64, 8]];
@@ -521,6 +603,69 @@ const quizzes = {
     return {
       params: { hq, hkv, d, n, bpe }, answer, tolerance: TWO_DECIMALS,
       steps: [['flops', { n, hq, perPair: 2 * (d + d), flops }], ['bytes', { n, hkv, d, bpe, bytes }], ['answer', { flops, bytes, answer }]],
+    };
+  },
+
+  // ---- chapters 13–14 (issue 24)
+
+  async 'char-loss'(rng, engine) {
+    const s = [rng.int(-1, 3), rng.int(-1, 3), rng.int(-1, 3)];
+    const target = rng.int(1, 3);
+    const { weights } = await engine.softmaxRow({ logits: s });
+    const pt = weights[target - 1];
+    const answer = -Math.log(pt);
+    return {
+      params: { s1: s[0], s2: s[1], s3: s[2], target }, answer, tolerance: TWO_DECIMALS, digits: { pt: 3, answer: 3 },
+      steps: [['probability', { target, pt }], ['answer', { pt, answer }]],
+    };
+  },
+
+  async 'sample-temperature'(rng, engine) {
+    let s;
+    do { s = [rng.int(0, 3), rng.int(0, 3), rng.int(0, 3)]; } while (s.every((x) => x === s[0]));
+    const temp = rng.pick([0.5, 2]);
+    // Generation divides the logits by the temperature before the softmax.
+    const u = s.map((x) => x / temp);
+    const { weights } = await engine.softmaxRow({ logits: u });
+    const answer = Math.max(...weights);
+    return {
+      params: { s1: s[0], s2: s[1], s3: s[2], temp }, answer, tolerance: TWO_DECIMALS, percentOk: true,
+      digits: { answer: 3 },
+      steps: [['scaled', { temp, u1: u[0], u2: u[1], u3: u[2] }], ['answer', { answer }]],
+    };
+  },
+
+  async 'model-weights'(rng, engine) {
+    const vocab = rng.pick([32, 48, 64, 67, 69, 80]);
+    const context = rng.pick([32, 64, 128]);
+    const d = rng.pick([16, 32, 48, 64]);
+    const layers = rng.int(1, 4);
+    const answer = await engine.charModelParameterCount({ vocab, context, width: d, layers, heads: 4 });
+    // The engine's layout (engine/README.md): token and position embeddings; per block two
+    // LayerNorms (4d), Q K V and the output projection with biases (4d² + 4d), an MLP four
+    // times as wide (8d² + 5d); a last LayerNorm (2d); the output layer reuses the embedding.
+    const embed = (vocab + context) * d;
+    const block = 12 * d * d + 13 * d;
+    return {
+      params: { vocab, context, d, layers }, answer, tolerance: EXACT,
+      steps: [['embed', { vocab, context, d, embed }], ['block', { d, block }],
+        ['answer', { embed, layers, block, last: 2 * d, answer }]],
+    };
+  },
+
+  async 'backward-memory'(rng, engine) {
+    const n = rng.pick([512, 1024, 2048, 4096]);
+    const heads = rng.pick([4, 8, 12]);
+    const layers = rng.pick([2, 4, 12]);
+    // float32 weights of every head and layer, kept from the forward for the backward
+    const bytes = await engine.scoreMatrixBytes({ n, bytesPerElement: 4, heads, layers });
+    const answer = bytes / MIB;
+    // what the tiled backward keeps instead: one log-sum-exp per row, per head and layer
+    const lseKib = (n * heads * layers * 4) / 1024;
+    return {
+      params: { n, heads, layers }, answer, tolerance: ONE_PERCENT,
+      steps: [['pairs', { n, pairs: n * n }], ['bytes', { pairs: n * n, bpe: 4, heads, layers, bytes }],
+        ['answer', { bytes, answer, lseKib }]],
     };
   },
 };

@@ -1,7 +1,7 @@
 // Where the lesson teaches each practice item: the one table that sends a learner from a
 // flashcard, a quiz question, an exercise or a myth back to the lesson section (the
-// section ids of web/pages/lesson.html: s1…s9, and heads, window, kvcache for chapters
-// 10–12) and, where it helps, the section's URL
+// section ids of web/pages/lesson.html: s1…s9, heads, window, kvcache for chapters
+// 10–12, model and train for chapters 13–14) and, where it helps, the section's URL
 // state (web/js/state.mjs: `<section>.<key>=value`) that shows the case asked about.
 // Blocks call lessonTarget(kind, id); ui.mjs lessonLink() renders it. No DOM here, so
 // tests/node can check that every item of the practice page has a target.
@@ -21,6 +21,8 @@ export const LESSON_SECTIONS = {
     c34: ['s7'], c35: ['s2'],
     c36: ['heads'], c37: ['heads'], c38: ['heads'], c39: ['heads'], c40: ['window'], c41: ['window'],
     c42: ['kvcache'], c43: ['kvcache'], c44: ['kvcache'], c45: ['kvcache'], c46: ['kvcache'], c47: ['window'],
+    c48: ['train'], c49: ['train'], c50: ['train'], c51: ['train'], c52: ['model'], c53: ['model'],
+    c54: ['train'], c55: ['train'],
   },
   // quiz.qNN (multiple choice) and the numeric generators of generators.mjs QUIZ (blocks/quiz.mjs)
   quiz: {
@@ -32,6 +34,7 @@ export const LESSON_SECTIONS = {
     'batch-bytes': ['s7'], 'uniform-entropy': ['s4'], 'scale-factor': ['s4'], 'max-weight-gap': ['s4'],
     'jacobian-two': ['s4'], 'sat-weight': ['s2'],
     'kv-cache-bytes': ['kvcache'], 'gqa-saved': ['heads'], 'window-reach': ['window'], 'decode-intensity': ['kvcache'],
+    'char-loss': ['train'], 'sample-temperature': ['model'], 'model-weights': ['model'], 'backward-memory': ['train'],
   },
   // generators.mjs EXERCISES (blocks/try-yourself.mjs)
   ex: {
@@ -39,12 +42,14 @@ export const LESSON_SECTIONS = {
     'causal-uniform': ['s6'], 'causal-weight': ['s6'], 'weighted-average': ['s2'], 'score-bytes': ['s7'],
     'memory-growth': ['s7'], 'rescale-factor': ['s8'], 'running-sum': ['s8'], entropy: ['s4'], 'sat-score': ['s2'],
     'kv-cache-preset': ['kvcache'], 'window-field': ['window'], 'gqa-speedup': ['heads'],
+    'uniform-loss': ['train'], 'ce-gradient': ['train'], 'previous-head': ['model'],
   },
   // myth.mNN (blocks/myth-fact.mjs)
   myth: {
     m01: ['s4'], m02: ['s8'], m03: ['s6'], m04: ['s7'], m05: ['s5'], m06: ['s8'], m07: ['s2'],
     m08: ['s4'], m09: S4_DK_DIVIDE, m10: ['s6'],
     m11: ['kvcache'], m12: ['heads'], m13: ['window'],
+    m14: ['model'], m15: ['train'], m16: ['model'],
   },
 };
 

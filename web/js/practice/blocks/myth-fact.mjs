@@ -16,6 +16,9 @@
 //   m11 "the KV cache makes it linear"   visiblePairs: last decode step vs all steps
 //   m12 "more heads, more parameters"    (no demo: claim and fact)
 //   m13 "a window never sees older"      k causal window layers stacked: reach and share
+//   m14 "a model must be huge"           (no demo: the shipped model's own losses, checked
+//   m15 "backward stores every matrix"    against web/models/<lang>.json and the engine by
+//   m16 "heads are programmed by hand"    tests/node/practice-model-train.test.mjs)
 //
 // data-testid hooks: myth-item (data-id="m01".., data-open), myth-toggle, myth-fact,
 // myth-demo (data-state="loading|ready|error"), myth-demo-table, myth-rerun,

@@ -1,4 +1,4 @@
-// Block 3, "try it yourself": sixteen numeric exercises from generators.mjs
+// Block 3, "try it yourself": the numeric exercises (nineteen) from generators.mjs
 // (EXERCISES). The learner types an answer (Persian, Arabic-Indic or Latin
 // digits; ٫ , . separators), which is graded against the ENGINE's value with
 // the generator's stated tolerance. Unparseable input gets a message, never a

@@ -8,6 +8,7 @@
 import { ltrExpr } from '../../i18n.mjs';
 import { h } from '../../dom.mjs';
 import { lessonTarget } from '../lesson-links.mjs';
+import { SECTIONS } from '../../lesson-sections.mjs';
 import { buildWhenNear } from '../../pages/lazy-mount.mjs';
 
 let uid = 0;
@@ -38,11 +39,13 @@ export function p(ctx, key, params, cls) {
 /**
  * "Back to the lesson, section «…»": a link to the lesson section that teaches a practice
  * item (kind: cards | quiz | ex | myth; the table is ../lesson-links.mjs). null when the
- * item has no section.
+ * item has no section, or its section is not on the lesson page (yet: the practice of a
+ * chapter can land before the chapter, issue 24); a dead link with an untitled section helps nobody.
  */
+const ON_LESSON_PAGE = new Set(SECTIONS.map((s) => s.id));
 export function lessonLink(ctx, kind, id) {
   const target = lessonTarget(kind, id);
-  if (!target) return null;
+  if (!target || !ON_LESSON_PAGE.has(target.section)) return null;
   return h('p', { class: 'lesson-link' },
     h('a', { href: target.href, testid: 'lesson-link', dataset: { section: target.section } },
       tx(ctx, 'practice.lessonLink', { title: quoted(ctx, `${target.section}.title`) })));
