@@ -1,4 +1,4 @@
-// One journey through the practice of chapters 13–14 (issue 24), each edition: the exercise
+// One journey through the practice of chapters 13–14 (the trained model, training), each edition: the exercise
 // that makes an untrained character model in the page's engine worker (uniform-loss: a model
 // handle cannot leave the worker, so it runs by id there) shows its prompt and steps in the
 // page's language, grades the worker's answer right and a far one wrong, and its tally

@@ -1,4 +1,4 @@
-// Practice items of chapters 10–12 (issue 15) on the practice page, both editions: the
+// Practice items of chapters 10–12 (heads, window, KV cache) on the practice page, both editions: the
 // myths' live demos show the engine's numbers (m11: dot products of the last decode step and
 // of a whole generation, engine visiblePairs; m13: reach and share of token 1 after stacked
 // causal window layers, engine attention), m12 has a fact and no demo, each links to its
