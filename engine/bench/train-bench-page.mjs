@@ -70,10 +70,10 @@ async function compare({ corpusUrl, config, training, batch, seed, checkSteps, w
   } finally { ours.terminate(); tfjs.terminate(); }
 }
 
-async function curve({ corpusUrl, config, training, seed, every, maxSteps, maxSeconds, target, forwardRuns }) {
+async function curve({ corpusUrl, config, training, batch, seed, every, maxSteps, maxSeconds, target, forwardRuns }) {
   const w = new Worker('/bench/train-worker.mjs', { type: 'module' });
   try {
-    const c = await workerCall(w, { cmd: 'curve', corpusUrl, config, training, seed, every, maxSteps, maxSeconds, target });
+    const c = await workerCall(w, { cmd: 'curve', corpusUrl, config, training, batch, seed, every, maxSteps, maxSeconds, target });
     const inWorker = await workerCall(w, { cmd: 'forwardAttention', runs: forwardRuns });
     const trip = [];
     for (let r = 0; r < forwardRuns; r++) {

@@ -87,7 +87,7 @@ try {
   if (!args['no-curve']) {
     progress(`training from random weights to the bigram's ${bigram.toFixed(4)} nats/char (load ${load()})`);
     curve = await call('curve', {
-      corpusUrl, config, training: { ...training, batch }, seed: 1, every: Number(args.every), maxSteps: training.totalSteps,
+      corpusUrl, config, training, batch, seed: 1, every: Number(args.every), maxSteps: training.totalSteps,
       maxSeconds: Number(args['max-seconds']), target: bigram, forwardRuns: Number(args['forward-runs']),
     });
   }

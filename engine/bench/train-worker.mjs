@@ -3,7 +3,7 @@
 //   {cmd: 'init', config, training}          → {parameterCount, params (Float32Array), simd}
 //   {cmd: 'evaluate', inputs, targets, batch} → {loss}
 //   {cmd: 'step', inputs, targets, batch}     → {loss, ms}: one trainStep, performance.now() around it
-//   {cmd: 'curve', corpusUrl, config, training, seed, every, maxSteps, maxSeconds, target}
+//   {cmd: 'curve', corpusUrl, config, training, batch, seed, every, maxSteps, maxSeconds, target}
 //        → a fresh model from `seed` trained on the corpus (train-data.mjs) with the schedule given,
 //          the validation loss every `every` steps (the clock paused while it is measured), until the
 //          loss is at most `target`, maxSteps steps, or maxSeconds of training:
@@ -19,12 +19,12 @@ let trained = null;   // {model, val} after 'curve'
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 
-async function curve({ corpusUrl, config, training, seed, every, maxSteps, maxSeconds, target }) {
+async function curve({ corpusUrl, config, training, batch, seed, every, maxSteps, maxSeconds, target }) {
   const text = await (await fetch(corpusUrl)).text();
   const data = splitCorpus(text);
   if (data.vocab.length !== config.vocab) throw new Error(`the corpus has ${data.vocab.length} characters, the config ${config.vocab}`);
   const m = engine.charModel({ ...config, training });
-  const next = batchSampler(data.train, training.batch, config.context, seed);
+  const next = batchSampler(data.train, batch, config.context, seed);
   const val = validationBatches(data.val, config.context);
   const evalVal = () => validationLoss((i, t, b) => m.evaluate(i, t, b), val);
   const points = [];
