@@ -14,7 +14,7 @@ import { startStaticServer } from '../../build-scripts/static-server.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '..', '..');
-const NM_ALLOWED = ['@tensorflow/tfjs-core/dist/', '@tensorflow/tfjs-backend-wasm/dist/', 'onnxruntime-web/dist/'];
+const NM_ALLOWED = ['@tensorflow/tfjs/dist/', '@tensorflow/tfjs-core/dist/', '@tensorflow/tfjs-backend-wasm/dist/', 'onnxruntime-web/dist/'];
 
 function inside(base, rel) {
   const p = path.resolve(base, '.' + path.sep + rel);

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -186,12 +187,24 @@ struct LayerActs {
   std::vector<R> ln1, mean1, rstd1, q, k, v, qh, kh, vh, oh, lse, att, x1, ln2, mean2, rstd2, h, g, x2;
 };
 
+// The backward's temporaries (run() sizes them on first use and clears the two
+// it accumulates into; the others are overwritten before they are read).
+template <class R>
+struct BackActs {
+  std::vector<R> d_logits, dx, dln, dg, dh, datt, doh, dq, dk, dv, dqh, dkh, dvh;
+};
+
 // Everything the backward reads, for B sequences of T tokens (N = B·T rows).
+// Every forward buffer is overwritten before it is read, so one Acts can serve
+// step after step (cached_acts): no allocation, zeroing or page faults per step.
 template <class R>
 struct Acts {
   std::vector<R> x0, lnf, meanf, rstdf, logits;
   std::vector<LayerActs<R>> layer;
-  Acts(const Layout& lo, std::size_t layers, std::size_t N) : layer(layers) {
+  BackActs<R> back;
+  std::vector<std::size_t> shape;  // what it was sized for (cached_acts)
+  Acts(const Layout& lo, std::size_t layers, std::size_t N)
+      : layer(layers), shape{lo.V, lo.C, lo.Ckv, lo.F, lo.H, layers, N} {
     const std::size_t C = lo.C, Ckv = lo.Ckv;
     x0.resize(N * C), lnf.resize(N * C), meanf.resize(N), rstdf.resize(N), logits.resize(N * lo.V);
     for (LayerActs<R>& a : layer) {
@@ -258,14 +271,20 @@ double run(const Layout& lo, const R* P, R* grads, const std::uint32_t* tokens,
     }
     return 0.0;
   }
-  std::vector<R> d_logits(grads ? N * V : 0, R(0));
+  BackActs<R>& bk = a.back;
+  std::vector<R>& d_logits = bk.d_logits;
+  if (grads) d_logits.assign(N * V, R(0));  // cross_entropy adds into it
   const double loss = cross_entropy(grads ? d_logits.data() : nullptr, probs, a.logits.data(), targets, N, V);
   if (!grads) return loss;
 
   // backward, in reverse; dx is the gradient of the residual stream
   R* G = grads;
-  std::vector<R> dx(N * C, R(0)), dln(N * C), dg(N * F), dh(N * F), datt(N * C), doh(N * C);
-  std::vector<R> dq(N * C), dk(N * Ckv), dv(N * Ckv), dqh(N * C), dkh(N * Ckv), dvh(N * Ckv);
+  bk.dx.assign(N * C, R(0));
+  for (auto* m : {&bk.dln, &bk.datt, &bk.doh, &bk.dq, &bk.dqh}) m->resize(N * C);
+  for (auto* m : {&bk.dg, &bk.dh}) m->resize(N * F);
+  for (auto* m : {&bk.dk, &bk.dv, &bk.dkh, &bk.dvh}) m->resize(N * Ckv);
+  std::vector<R>&dx = bk.dx, &dln = bk.dln, &dg = bk.dg, &dh = bk.dh, &datt = bk.datt, &doh = bk.doh;
+  std::vector<R>&dq = bk.dq, &dk = bk.dk, &dv = bk.dv, &dqh = bk.dqh, &dkh = bk.dkh, &dvh = bk.dvh;
   std::fill(dln.begin(), dln.end(), R(0));
   linear_backward(dln.data(), G + lo.wte, static_cast<R*>(nullptr), d_logits.data(), a.lnf.data(),
                   P + lo.wte, N, C, V);
@@ -307,6 +326,21 @@ double run(const Layout& lo, const R* P, R* grads, const std::uint32_t* tokens,
   return loss;
 }
 
+// This thread's Acts for one shape, kept from the last call with that shape (a
+// training loop calls with the same batch shape every step). It holds one
+// batch's activations (about 16 KiB per character for the default model) until
+// the thread ends or a call with another shape replaces it.
+template <class R>
+Acts<R>& cached_acts(const Layout& lo, std::size_t layers, std::size_t N) {
+  thread_local std::unique_ptr<Acts<R>> cache;
+  const std::vector<std::size_t> shape{lo.V, lo.C, lo.Ckv, lo.F, lo.H, layers, N};
+  if (!cache || cache->shape != shape) {
+    cache.reset();  // the old one freed before the new one is allocated
+    cache = std::make_unique<Acts<R>>(lo, layers, N);
+  }
+  return *cache;
+}
+
 template <class R>
 double run_checked(const CharModelConfig& c, const Layout& lo, const R* P, R* grads,
                    const std::vector<std::uint32_t>& inputs, const std::vector<std::uint32_t>* targets,
@@ -314,10 +348,12 @@ double run_checked(const CharModelConfig& c, const Layout& lo, const R* P, R* gr
   const std::size_t T = check_batch(c, inputs, targets, batch, fn);
   detail::require_budget(pass_bytes(lo, c.layers, static_cast<double>(inputs.size()), sizeof(R)), fn,
                          "the activations of " + std::to_string(inputs.size()) + " characters");
-  Acts<R> local(lo, c.layers, inputs.size());
-  Acts<R>& a = keep ? *keep : local;
-  if (keep) a = Acts<R>(lo, c.layers, inputs.size());
-  return run(lo, P, grads, inputs.data(), targets ? targets->data() : nullptr, batch, T, a, probs);
+  if (keep) {
+    *keep = Acts<R>(lo, c.layers, inputs.size());
+    return run(lo, P, grads, inputs.data(), targets ? targets->data() : nullptr, batch, T, *keep, probs);
+  }
+  return run(lo, P, grads, inputs.data(), targets ? targets->data() : nullptr, batch, T,
+             cached_acts<R>(lo, c.layers, inputs.size()), probs);
 }
 
 }  // namespace

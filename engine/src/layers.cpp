@@ -5,13 +5,17 @@
 // the tests differentiate numerically) and float (the same loops, with the
 // SIMD dot and axpy where a row is long). Shapes are in train.hpp; backward
 // kernels accumulate into their gradients. No batching beyond N rows.
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "attn/train.hpp"
 #include "checks.hpp"
+#include "fast_exp.hpp"
+#include "gemm_tile.hpp"
 #include "simd_blocks.hpp"
 
 namespace attn {
@@ -38,12 +42,51 @@ void axpy(T* y, T alpha, const T* x, std::size_t n) {
   }
 }
 
+// Below this many rows (the decoder's single token) the dot/axpy loops are used:
+// transposing W for the product would cost as much as the product.
+constexpr std::size_t kGemmRows = 8;
+
+// C (M×N, row stride ldc) = A·B, or C += A·B when `accumulate`, with
+// A[m][k] = a[m·a_m + k·a_k] (a row-major matrix or the transpose of one) and
+// B row-major (K×N, stride ldb): gemm_tile.hpp's micro-kernel, the one the
+// attention kernels use, in blocks of 256 rows (its row_scale of ones is
+// what accumulates).
+void product(float* c, std::size_t ldc, const float* a, std::size_t a_m, std::size_t a_k, const float* b,
+             std::size_t ldb, std::size_t M, std::size_t N, std::size_t K, bool accumulate) {
+  constexpr std::size_t rows = 256;
+  static const std::vector<float> ones(rows, 1.0f);
+  for (std::size_t m0 = 0; m0 < M; m0 += rows) {
+    simd::gemm::Args g;
+    g.K = K;
+    g.a = a + m0 * a_m;
+    g.a_m = a_m;
+    g.a_k = a_k;
+    g.b = b;
+    g.ldb = ldb;
+    g.c = c + m0 * ldc;
+    g.ldc = ldc;
+    g.row_scale = accumulate ? ones.data() : nullptr;
+    simd::gemm::gemm_block(g, std::min(rows, M - m0), N);
+  }
+}
+
 }  // namespace
 
 // out: (N, C_out)  x: (N, C_in)  w: (C_out, C_in)  b: (C_out) or null
 template <class T>
 void linear_forward(T* out, const T* x, const T* w, const T* b, std::size_t N, std::size_t C_in,
                     std::size_t C_out) {
+  if constexpr (std::is_same_v<T, float>) {
+    if (N >= kGemmRows) {  // a batch: the register-blocked product, W transposed once
+      std::vector<float> wt(C_in * C_out);
+      for (std::size_t o = 0; o < C_out; ++o)
+        for (std::size_t i = 0; i < C_in; ++i) wt[i * C_out + o] = w[o * C_in + i];
+      product(out, C_out, x, C_in, 1, wt.data(), C_out, N, C_out, C_in, false);
+      if (b)
+        for (std::size_t n = 0; n < N; ++n) axpy(out + n * C_out, 1.0f, b, C_out);
+      return;
+    }
+  }
   for (std::size_t n = 0; n < N; ++n) {
     const T* x_n = x + n * C_in;
     for (std::size_t o = 0; o < C_out; ++o)
@@ -55,6 +98,15 @@ void linear_forward(T* out, const T* x, const T* w, const T* b, std::size_t N, s
 template <class T>
 void linear_backward(T* dx, T* dw, T* db, const T* d_out, const T* x, const T* w, std::size_t N,
                      std::size_t C_in, std::size_t C_out) {
+  if constexpr (std::is_same_v<T, float>) {
+    if (N >= kGemmRows) {
+      if (dx) product(dx, C_in, d_out, C_out, 1, w, C_in, N, C_in, C_out, true);  // dx += d_out·W
+      product(dw, C_in, d_out, 1, C_out, x, C_in, C_out, C_in, N, true);          // dw += d_outᵀ·x
+      if (db)
+        for (std::size_t n = 0; n < N; ++n) axpy(db, 1.0f, d_out + n * C_out, C_out);
+      return;
+    }
+  }
   for (std::size_t n = 0; n < N; ++n) {
     const T* d_out_n = d_out + n * C_out;
     const T* x_n = x + n * C_in;
@@ -121,9 +173,28 @@ constexpr double gelu_c = 0.044715;
 }  // namespace
 
 // out, x: (n)
+// tanh(u) for a float batch: (1 − e)/(1 + e)·sign(u) with e = exp(−2|u|) ≤ 1 from
+// the softmax's exp (fast_exp.hpp; its argument is ≤ 0 here, as there), so
+// nothing overflows; the absolute error stays near float rounding (≈ 2e-7),
+// which is what GELU's x/2·(1 + tanh) needs. The double path keeps std::tanh.
+static inline simd::batch tanh_batch(simd::batch u) {
+  const simd::batch e = simd::exp_softmax(simd::batch(-2.0f) * xsimd::abs(u));
+  const simd::batch th = (simd::batch(1.0f) - e) / (simd::batch(1.0f) + e);
+  return xsimd::select(u < simd::batch(0.0f), -th, th);
+}
+
 template <class T>
 void gelu_forward(T* out, const T* x, std::size_t n) {
-  for (std::size_t t = 0; t < n; ++t) {
+  std::size_t t0 = 0;
+  if constexpr (std::is_same_v<T, float>) {  // one batch at a time, then the scalar loop
+    const simd::batch k(static_cast<float>(gelu_k)), c(static_cast<float>(gelu_c)), half(0.5f), one(1.0f);
+    for (; t0 + simd::width <= n; t0 += simd::width) {
+      const simd::batch z = simd::batch::load_unaligned(x + t0);
+      const simd::batch th = tanh_batch(k * (z + c * z * z * z));
+      (half * z * (one + th)).store_unaligned(out + t0);
+    }
+  }
+  for (std::size_t t = t0; t < n; ++t) {
     const double z = x[t];
     out[t] = static_cast<T>(0.5 * z * (1.0 + std::tanh(gelu_k * (z + gelu_c * z * z * z))));
   }
@@ -132,7 +203,18 @@ void gelu_forward(T* out, const T* x, std::size_t n) {
 // dx += d_out·gelu'(x),  gelu'(x) = (1 + th)/2 + x/2·(1 − th²)·√(2/π)·(1 + 3·0.044715·x²)
 template <class T>
 void gelu_backward(T* dx, const T* x, const T* d_out, std::size_t n) {
-  for (std::size_t t = 0; t < n; ++t) {
+  std::size_t t0 = 0;
+  if constexpr (std::is_same_v<T, float>) {
+    const simd::batch k(static_cast<float>(gelu_k)), c(static_cast<float>(gelu_c)), c3(static_cast<float>(3.0 * gelu_c));
+    const simd::batch half(0.5f), one(1.0f);
+    for (; t0 + simd::width <= n; t0 += simd::width) {
+      const simd::batch z = simd::batch::load_unaligned(x + t0);
+      const simd::batch th = tanh_batch(k * (z + c * z * z * z));
+      const simd::batch grad = half * (one + th) + half * z * (one - th * th) * k * (one + c3 * z * z);
+      (simd::batch::load_unaligned(dx + t0) + grad * simd::batch::load_unaligned(d_out + t0)).store_unaligned(dx + t0);
+    }
+  }
+  for (std::size_t t = t0; t < n; ++t) {
     const double z = x[t];
     const double th = std::tanh(gelu_k * (z + gelu_c * z * z * z));
     const double grad =

@@ -110,6 +110,47 @@ TEST_CASE("GELU is the tanh approximation and its backward matches finite differ
   CHECK(test::max_abs_diff(dx, test::central_differences(loss, x, h)) <= fd_tolerance);
 }
 
+TEST_CASE("float linear on a batch (the blocked product) equals the double one and accumulates") {
+  // 300 rows: past one block of 256 and not a multiple of the tile's rows; 37 and 45
+  // columns: vector tiles plus scalar leftovers. dx and dw start non-zero (+=).
+  const std::size_t N = 300, C_in = 37, C_out = 45;
+  const attn::Matrix xf = test::randn(31, N, C_in), wf = test::randn(32, C_out, C_in), gf = test::randn(33, N, C_out);
+  const attn::Matrix bf = test::randn(34, 1, C_out), dx0 = test::randn(35, N, C_in), dw0 = test::randn(36, C_out, C_in);
+  const std::vector<double> xd = test::doubles(xf), wd = test::doubles(wf), gd = test::doubles(gf), bd = test::doubles(bf);
+  std::vector<float> out_f(N * C_out), dx_f(dx0.data.begin(), dx0.data.end()), dw_f(dw0.data.begin(), dw0.data.end()),
+      db_f(C_out, 1.0f);
+  std::vector<double> out_d(N * C_out), dx_d = test::doubles(dx0), dw_d = test::doubles(dw0), db_d(C_out, 1.0);
+  attn::linear_forward(out_f.data(), xf.data.data(), wf.data.data(), bf.data.data(), N, C_in, C_out);
+  attn::linear_forward(out_d.data(), xd.data(), wd.data(), bd.data(), N, C_in, C_out);
+  attn::linear_backward(dx_f.data(), dw_f.data(), db_f.data(), gf.data.data(), xf.data.data(), wf.data.data(), N, C_in, C_out);
+  attn::linear_backward(dx_d.data(), dw_d.data(), db_d.data(), gd.data(), xd.data(), wd.data(), N, C_in, C_out);
+  CHECK(test::max_abs_diff(out_f, out_d) <= 1e-5);
+  CHECK(test::max_abs_diff(dx_f, dx_d) <= 1e-5);
+  CHECK(test::max_abs_diff(dw_f, dw_d) <= 1e-4);  // sums of 300 products
+  CHECK(test::max_abs_diff(db_f, db_d) <= 1e-4);
+}
+
+TEST_CASE("float GELU (SIMD tanh from exp) equals the double one, forward and backward") {
+  // 1001 points from -12 to 12 (saturated tails, zero, a leftover after the last batch)
+  const std::size_t n = 1001;
+  std::vector<float> xf(n), gf(n), out_f(n), dx_f(n, 0.5f);
+  std::vector<double> xd(n), gd(n), out_d(n), dx_d(n, 0.5);
+  for (std::size_t t = 0; t < n; ++t) {
+    xf[t] = static_cast<float>(-12.0 + 24.0 * static_cast<double>(t) / (n - 1));
+    gf[t] = static_cast<float>(std::sin(0.37 * static_cast<double>(t)));
+    xd[t] = xf[t], gd[t] = gf[t];
+  }
+  attn::gelu_forward(out_f.data(), xf.data(), n);
+  attn::gelu_forward(out_d.data(), xd.data(), n);
+  attn::gelu_backward(dx_f.data(), xf.data(), gf.data(), n);
+  attn::gelu_backward(dx_d.data(), xd.data(), gd.data(), n);
+  for (std::size_t t = 0; t < n; ++t) {
+    CAPTURE(xd[t]);
+    CHECK(std::fabs(out_f[t] - out_d[t]) <= 1e-6 * (1.0 + std::fabs(xd[t])));
+    CHECK(std::fabs(dx_f[t] - dx_d[t]) <= 2e-6);
+  }
+}
+
 TEST_CASE("embedding backward accumulates repeated tokens and positions") {
   const std::size_t B = 2, T = 3, C = 2, V = 4;
   const std::uint32_t tokens[B * T] = {1, 3, 1, 0, 1, 2};
