@@ -18,9 +18,9 @@
 // computes the full matrix on causal gets half the effective rate).
 // Usage: node engine/bench/bench.mjs [--sizes 512,2048,4096] [--d 64] [--min-time 0.3] [--min-runs 5]
 //          [--native FILE] [--page FILE] [--long FILE] [--json FILE] [--site DIR] [--ceiling FILE] [--pool-size 2]
-//          [--issue15 | --only-issue15] [--window-sizes 32768,65536,131072] [--window 4096] [--decode-rows 32768]
-// --issue15 adds the rows of issue 15 (issue15.mjs: sliding window against full causal on the
-// pool, decode steps next to a memory.copy ceiling, GQA against MHA); --only-issue15 runs
+//          [--real-models | --only-real-models] [--window-sizes 32768,65536,131072] [--window 4096] [--decode-rows 32768]
+// --real-models adds the rows of chapters 10–12 (issue 15) (real-model-rows.mjs: sliding window against full causal on the
+// pool, decode steps next to a memory.copy ceiling, GQA against MHA); --only-real-models runs
 // only those (no peers, no per-n table, no targets 1-7).
 import fs from 'node:fs';
 import os from 'node:os';
@@ -30,7 +30,7 @@ import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
 import { startBenchServer } from './server.mjs';
 import { wasmCeiling } from './ceiling.mjs';
-import { runIssue15, reportIssue15 } from './issue15.mjs';
+import { runRealModelRows, reportRealModelRows } from './real-model-rows.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '..', '..');
@@ -49,8 +49,8 @@ const { values: args } = parseArgs({
     ceiling: { type: 'string', default: path.join(ROOT, 'build', 'bench-wasm', 'attn_wasm_ceiling.wasm') },
     'pool-size': { type: 'string', default: '2' },
     'site-note': { type: 'string' },
-    issue15: { type: 'boolean', default: false },
-    'only-issue15': { type: 'boolean', default: false },
+    'real-models': { type: 'boolean', default: false },
+    'only-real-models': { type: 'boolean', default: false },
     'window-sizes': { type: 'string', default: '32768,65536,131072' },
     window: { type: 'string', default: '4096' },
     'decode-rows': { type: 'string', default: '32768' },
@@ -61,13 +61,13 @@ const d = Number(args.d);
 const minTime = Number(args['min-time']);
 const minRuns = Number(args['min-runs']);
 const poolSize = Number(args['pool-size']);
-const main = !args['only-issue15'];   // the peers, the per-n table and targets 1-7
-const issue15 = args.issue15 || args['only-issue15'];
-const issue15Opts = {
+const main = !args['only-real-models'];   // the peers, the per-n table and targets 1-7
+const realModels = args['real-models'] || args['only-real-models'];
+const realModelsOpts = {
   windowSizes: args['window-sizes'].split(',').map(Number).sort((a, b) => a - b), window: Number(args.window),
   d, poolSize, decodeRows: Number(args['decode-rows']), minTime, minRuns,
 };
-let issue15Result = null;
+let realModelsResult = null;
 const readJson = (f) => (f && fs.existsSync(f) ? JSON.parse(fs.readFileSync(f, 'utf8')) : null);
 const progress = (s) => process.stderr.write(`bench: ${s}\n`);
 
@@ -192,7 +192,7 @@ try {
       }
     }
   }
-  if (issue15) issue15Result = await runIssue15({ call, page, progress, opts: issue15Opts });
+  if (realModels) realModelsResult = await runRealModelRows({ call, page, progress, opts: realModelsOpts });
   await page.close();
 } finally {
   await context.close().catch(() => {});
@@ -277,7 +277,7 @@ const longRun = readJson(args.long);
 const siteNote = args['site-note'] ? ` on ${args['site-note']}` : '';
 const kB = (b) => (b == null ? '-' : `${(b / 1000).toFixed(0)} kB`);
 const msOf = (x) => (x == null ? '-' : `${x.toFixed(1)} ms`);
-if (!main) { /* --only-issue15: no page metrics, no long context */ } else if (pageMetrics?.summary) {
+if (!main) { /* --only-real-models: no page metrics, no long context */ } else if (pageMetrics?.summary) {
   say(`page metrics (engine/bench/page-metrics.mjs${siteNote}; median of ${pageMetrics.runs} fresh-profile visit(s); full JSON in bench.json):`);
   for (const [id, p] of Object.entries(pageMetrics.summary)) {
     say(`  ${id.padEnd(12)} first contentful paint ${msOf(p.fcpMs)}, ready ${msOf(p.readyMs)}, transfer ${kB(p.wireBytes)} (wasm ${kB(p.byType?.wasm)}, js ${kB(p.byType?.js)}, fonts ${kB(p.byType?.font)}), ${p.requests} requests`);
@@ -373,7 +373,7 @@ if (pageMetrics?.summary) {
   target(7, 'the page: first render < 1 s, transfer < 1.5 MB, slider redraw < 16 ms (from page-metrics.mjs)', checks);
 } else target(7, 'the page (page-metrics.mjs)', [{ label: 'page metrics', value: 'not run', pass: null }]);
 }
-if (issue15Result) { say(); reportIssue15(issue15Result, { say, target, window: issue15Opts.window }); }
+if (realModelsResult) { say(); reportRealModelRows(realModelsResult, { say, target, window: realModelsOpts.window }); }
 if (pageErrors.length) { say(); say(`browser errors during the run (${pageErrors.length}):`); for (const e of pageErrors.slice(0, 10)) say(`  ${e}`); }
 
 console.log(out.join('\n'));
@@ -383,6 +383,6 @@ fs.writeFileSync(args.json, JSON.stringify({
   browser, d, sizes, minTime, minRuns, poolSize,
   ceilings: { native: native?.ceiling ?? null, wasmChromium: ceiling, wasmNode: nodeCeiling },
   peers: { tfjs: tfjsInfo, ort1: ort1Info, ort2: ort2Info },
-  rows, targets, pageMetrics, longContext: longRun, issue15: issue15Result, pageErrors, table: out.join('\n'),
+  rows, targets, pageMetrics, longContext: longRun, realModels: realModelsResult, pageErrors, table: out.join('\n'),
 }, null, 1));
 progress(`wrote ${path.relative(process.cwd(), args.json)}`);

@@ -1,4 +1,4 @@
-// The rows of issue 15 in the Chromium bench (bench.mjs --issue15; build-scripts/bench --issue15):
+// The rows of chapters 10–12 (issue 15) in the Chromium bench (bench.mjs --real-models; build-scripts/bench --real-models):
 //   window: causal chunked with a sliding window w at several n on the pool (fresh pool per
 //           run, so the heap is that n's), the full causal run at the largest n, then the
 //           largest windowed run again (best of the two counts): measured time ratio
@@ -9,7 +9,7 @@
 // Nothing here asserts a time: the target lines say what was measured against the issue's numbers.
 const MiB = 1024 * 1024;
 
-export async function runIssue15({ call, page, progress, opts }) {
+export async function runRealModelRows({ call, page, progress, opts }) {
   const { windowSizes, window, d, poolSize, decodeRows, minTime, minRuns } = opts;
   const out = { window: [], full: null, decode: null, heads: null, errors: [] };
   const attempt = async (what, f) => {
@@ -35,7 +35,7 @@ export async function runIssue15({ call, page, progress, opts }) {
   return out;
 }
 
-export function reportIssue15(r, { say, target, window }) {
+export function reportRealModelRows(r, { say, target, window }) {
   const gb = (x) => `${(x / 1e9).toFixed(2)} GB/s`;
   say('issue 15 rows (Chromium; wall time, performance.now(); the machine\'s load is in the first line):');
   const best = (a, b) => (a && b ? (a.ms <= b.ms ? a : b) : a || b);
