@@ -128,9 +128,9 @@ test('a damaged saved run is refused with a typed reason, never a throw', () => 
   assert.ok(typeof code === 'string' && code.length > 0, `engine code ${code}`);
 });
 
-test('the tile-by-tile backward equals the materialized one and finite differences of the engine\'s forward', () => {
+test('the tile-by-tile backward equals the materialized one and finite differences of the engine\'s forward', async () => {
   for (const seed of [1, 2, 5]) {
-    const r = backwardExample(engine, seed);
+    const r = await backwardExample(engine, seed);
     assert.equal(r.steps.length, 6, 'n = 6, tiles of 2, causal: 6 of the 9 tiles are computed');
     assert.ok(r.diff < 1e-6, `chunked vs materialized ${r.diff}`);
     // lse: the weights the engine returned are exp(score − lse)
@@ -139,6 +139,7 @@ test('the tile-by-tile backward equals the materialized one and finite differenc
       assert.ok(Math.abs(Math.exp(s - r.f.lse[i]) - w) < 1e-6);
     }
     // finite differences of L = Σ dO ∘ attention(q, k, v) through the engine (float32 forward)
+    const base = await drawExample(engine, seed);
     const loss = (ex) => {
       const out = engine.attention({ q: ex.q, k: ex.k, v: ex.v, causal: true }).out;
       let s = 0;
@@ -150,7 +151,7 @@ test('the tile-by-tile backward equals the materialized one and finite differenc
       for (let e = 0; e < grad.data.length; e += 3) {
         const h = 1e-2;
         const bump = (delta) => {
-          const ex = drawExample(engine, seed);
+          const ex = structuredClone(base);
           ex[name].data[e] += delta;
           return loss(ex);
         };
@@ -161,13 +162,13 @@ test('the tile-by-tile backward equals the materialized one and finite differenc
   }
 });
 
-test('what the backward keeps: n numbers of log-sum-exp against n×n weights (engine scoreMatrixBytes)', () => {
-  assert.deepEqual(keptBytes(engine, 6), { chunked: 24, materialized: 144 });
-  assert.equal(keptBytes(engine, 8192).materialized, 8192 * 8192 * 4);
+test('what the backward keeps: n numbers of log-sum-exp against n×n weights (engine scoreMatrixBytes)', async () => {
+  assert.deepEqual(await keptBytes(engine, 6), { chunked: 24, materialized: 144 });
+  assert.equal((await keptBytes(engine, 8192)).materialized, 8192 * 8192 * 4);
 });
 
-test('softmax cross-entropy gradient: p − y sums to zero and the loss is −ln p', () => {
-  const f = forwardSaved(engine, drawExample(engine, 1));
+test('softmax cross-entropy gradient: p − y sums to zero and the loss is −ln p', async () => {
+  const f = await forwardSaved(engine, await drawExample(engine, 1));
   assert.equal(f.lse.length, EXAMPLE.n);
   const probs = Float32Array.from([0.5, 0.2, 0.15, 0.1, 0.05]);
   const r = crossEntropyRow(probs, 3, 3);

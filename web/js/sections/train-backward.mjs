@@ -7,6 +7,7 @@
 // computed the materialized way (the whole n×n weights and their gradient at once); both must
 // agree, and tests/node/train-backward.test.mjs checks them against finite differences of the
 // engine's own forward.
+// The engine may be engine.mjs itself (Node tests) or the page's client (every call a Promise).
 // Also: the gradient of softmax cross-entropy, p − y, for one row of the model's probabilities.
 
 export const EXAMPLE = Object.freeze({ n: 6, d: 4, block: 2 });
@@ -15,17 +16,18 @@ const row = (m, i) => m.data.subarray(i * m.cols, (i + 1) * m.cols);
 const zeros = (rows, cols) => ({ rows, cols, data: new Float64Array(rows * cols) });
 
 /** Q, K, V and the gradient of the output dO, drawn by the engine from one seed (four streams). */
-export function drawExample(engine, seed, { n, d } = EXAMPLE) {
+export async function drawExample(engine, seed, { n, d } = EXAMPLE) {
   const draw = (s) => engine.randomNormal({ seed: (seed * 4 + s) >>> 0, rows: n, cols: d });
-  return { q: draw(0), k: draw(1), v: draw(2), dOut: draw(3), n, d };
+  const [q, k, v, dOut] = await Promise.all([draw(0), draw(1), draw(2), draw(3)]);
+  return { q, k, v, dOut, n, d };
 }
 
 /**
  * The forward through the engine (causal) and what the chunked forward saves:
  * {out, weights, scores, lse (row log-sum-exp of the scaled scores), D (row sums of dO ∘ O), scale}.
  */
-export function forwardSaved(engine, ex) {
-  const r = engine.attention({ q: ex.q, k: ex.k, v: ex.v, causal: true, returnWeights: true });
+export async function forwardSaved(engine, ex) {
+  const r = await engine.attention({ q: ex.q, k: ex.k, v: ex.v, causal: true, returnWeights: true });
   const n = ex.q.rows;
   const lse = new Float64Array(n), D = new Float64Array(n);
   for (let i = 0; i < n; i++) {
@@ -111,9 +113,9 @@ export function maxDiff(a, b) {
 }
 
 /** The whole example: the forward, every tile, the materialized gradients and how far apart they are. */
-export function backwardExample(engine, seed, block = EXAMPLE.block) {
-  const ex = drawExample(engine, seed);
-  const f = forwardSaved(engine, ex);
+export async function backwardExample(engine, seed, block = EXAMPLE.block) {
+  const ex = await drawExample(engine, seed);
+  const f = await forwardSaved(engine, ex);
   const steps = chunkedBackwardSteps(ex, f, block);
   const whole = materializedBackward(ex, f);
   const last = steps[steps.length - 1];
@@ -126,8 +128,8 @@ export function backwardExample(engine, seed, block = EXAMPLE.block) {
  * the chunked road keeps the log-sum-exp (n numbers); the materialized road the weights (n×n,
  * the engine's scoreMatrixBytes).
  */
-export function keptBytes(engine, n) {
-  return { chunked: 4 * n, materialized: engine.scoreMatrixBytes({ n, bytesPerElement: 4 }) };
+export async function keptBytes(engine, n) {
+  return { chunked: 4 * n, materialized: await engine.scoreMatrixBytes({ n, bytesPerElement: 4 }) };
 }
 
 /**
