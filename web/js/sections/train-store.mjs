@@ -5,12 +5,15 @@
 // Like the practice progress (store/progress.mjs), nothing here throws to the page:
 //   load(lang)   → {status: 'none'} | {status: 'ok', run} | {status: 'refused', reason}
 //                  | {status: 'unavailable'}   (no IndexedDB, private mode, a blocked open)
-//   save(record) → {ok: true} | {ok: false, reason: 'unavailable' | 'quota' | 'failed'}
+//   save(lang, record, {expect}) → {ok: true} | {ok: false, reason: 'conflict' | 'unavailable' | 'quota' | 'failed'}
+//                  expect: the savedAt of the copy this tab last read or wrote (null: none). The
+//                  saved copy is read and written in ONE transaction, and a copy another tab wrote
+//                  since (another savedAt) is never overwritten: 'conflict'.
 //   clear(lang)  → {ok}
 // A refused record is left where it is until the reader starts a fresh run (clear + save),
 // so a newer version of the site that wrote it loses nothing by an older tab's visit.
-// Two tabs: train.mjs holds a Web Lock per language while it may train, so only one tab
-// writes a language's run at a time; the other shows that it is busy elsewhere.
+// Two tabs: each write compares first (above); the tab that finds another's newer copy stops
+// saving and tells the reader, so no tab's progress is silently lost to the other's.
 import { decodeRun } from './train-compute.mjs';
 
 export const DB_NAME = 'attn-lesson-train';
@@ -47,6 +50,13 @@ function tx(db, mode, fn) {
   });
 }
 
+// The savedAt of a stored record, null when there is none or it cannot be read (a damaged copy
+// is the reader's to replace: train.mjs only saves over it after "start afresh").
+function savedAtOf(record) {
+  if (!record || typeof record.meta !== 'string') return null;
+  try { const m = JSON.parse(record.meta); return typeof m?.savedAt === 'string' ? m.savedAt : null; } catch { return null; }
+}
+
 export function openRunStore({ indexedDB: idb = globalThis.indexedDB } = {}) {
   let dbp = null;
   const db = () => {
@@ -62,10 +72,18 @@ export function openRunStore({ indexedDB: idb = globalThis.indexedDB } = {}) {
       const r = decodeRun(record, { lang });
       return r.ok ? { status: 'ok', run: r.run } : { status: 'refused', reason: r.reason };
     },
-    async save(lang, record) {
+    async save(lang, record, { expect = null } = {}) {
       try {
-        await tx(await db(), 'readwrite', (s) => s.put(record, lang));
-        return { ok: true };
+        let conflict = false;
+        await tx(await db(), 'readwrite', (s) => {
+          const r = s.get(lang);
+          r.onsuccess = () => {
+            if (savedAtOf(r.result) !== expect) { conflict = true; return; }
+            s.put(record, lang);
+          };
+          return null;
+        });
+        return conflict ? { ok: false, reason: 'conflict' } : { ok: true };
       } catch (e) {
         if (!idb) return { ok: false, reason: 'unavailable' };
         return { ok: false, reason: e && e.name === 'QuotaExceededError' ? 'quota' : 'failed' };
