@@ -88,7 +88,7 @@ export async function mount(root, ctx) {
   root.append(controlRow(sizeSel, seedField), sizeNote, h('div', { class: 'stepper' }, bRun, bReset), status, savedLine);
 
   const chart = createChart(ctx, {
-    title: 'train.chart.title', xLabel: 'train.chart.x', yLabel: 'train.chart.y', xMin: 0, yMin: 0,
+    title: 'train.chart.title', xLabel: 'train.chart.x', yLabel: 'train.chart.y', xMin: 0,
     series: [{ label: 'train.chart.train', kind: 'line' }, { label: 'train.chart.val', kind: 'points' }],
     formatX: (v) => big(v), formatY: (v) => num(v, 1), tableLabel: 'train.chart.table', testid: 'train-chart',
   });
@@ -102,6 +102,7 @@ export async function mount(root, ctx) {
     label: 'train.attn.caption', rowTitle: 'train.attn.rows', colTitle: 'train.attn.cols',
     min: 0, max: 1, digits: 2, showValues: false, testid: 'train-attn', exportName: 'train-attention', labelWidth: 24,
   });
+  attn.el.classList.add('train-attn');
   const sample = h('p', { class: 'train-sample', testid: 'train-sample', lang, dir: document.documentElement.dir || 'rtl' });
   root.append(h('h3', {}, ctx.tNode('train.attn.title')), h('p', {}, ctx.tNode('train.attn.p1')),
     h('div', { class: 'control-row' }, layerSel, headSel), attn.el, h('p', {}, ctx.tNode('train.attn.legend')),
@@ -406,7 +407,7 @@ export async function mount(root, ctx) {
   const zeroLike = (m) => ({ rows: m.rows, cols: m.cols, data: new Float32Array(m.rows * m.cols) });
   const f32 = (m) => ({ rows: m.rows, cols: m.cols, data: Float32Array.from(m.data) });
   const tileTable = (caption, m, rows, cols) => simpleTable(ctx, {
-    caption, headers: ['train.bk.corner', ...idx(cols[0], cols[1])],
+    caption, headers: ['train.bk.corner', ...idx(cols[0], cols[1]).map((x) => h('span', {}, x))],   // Nodes: a string is a text key
     rows: Array.from({ length: m.rows }, (_, i) => [big(rows[0] + i + 1), ...Array.from({ length: m.cols }, (_, j) => num(m.data[i * m.cols + j]))]),
   });
   function renderBk() {
