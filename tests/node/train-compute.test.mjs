@@ -177,3 +177,15 @@ test('softmax cross-entropy gradient: p − y sums to zero and the loss is −ln
   assert.ok(Math.abs(r.loss + Math.log(0.1)) < 1e-6);
   assert.ok(Math.abs(r.gradSum) < 1e-6);
 });
+
+test('the drawn curve: at most max points, each the mean of its steps, the last step kept', async () => {
+  const { curvePoints } = await import('../../web/js/sections/train-compute.mjs');
+  const pairs = Array.from({ length: 1000 }, (_, i) => [i + 1, i % 2 ? 3 : 1]);
+  const pts = curvePoints(pairs, 300);
+  assert.ok(pts.length <= 300);
+  assert.equal(pts.at(-1).x, 1000);
+  assert.equal(pts[0].x, 4);                      // k = 4
+  assert.equal(pts[0].y, 2);                      // mean of 1, 3, 1, 3
+  assert.deepEqual(curvePoints([[1, 4.2], [2, 4.1]], 300), [{ x: 1, y: 4.2 }, { x: 2, y: 4.1 }]);
+  assert.deepEqual(curvePoints([], 300), []);
+});

@@ -161,3 +161,18 @@ export function decodeRun(record, { lang }) {
   if (m.lang !== lang) return no('language');
   return { ok: true, run: { lang: m.lang, size: m.size, seed: m.seed, step: m.step, savedAt: m.savedAt, history: m.history, checkpoint } };
 }
+
+/**
+ * The training curve as drawn: at most `max` points, each the mean loss of `k` consecutive steps
+ * (k the smallest that fits), at the bucket's last step. A 3,000-step run stays a light chart
+ * (and its data table a few hundred rows) while every step still counts in it.
+ */
+export function curvePoints(pairs, max = 300) {
+  const k = Math.max(1, Math.ceil(pairs.length / max));
+  const out = [];
+  for (let i = 0; i < pairs.length; i += k) {
+    const bucket = pairs.slice(i, i + k);
+    out.push({ x: bucket[bucket.length - 1][0], y: bucket.reduce((s, p) => s + p[1], 0) / bucket.length });
+  }
+  return out;
+}
