@@ -147,6 +147,13 @@ export async function mount(root, ctx) {
       valStep: lastV ? String(lastV[0]) : '', tps: String(Math.round(run.tps)),
     });
   }
+  // While a run goes, the status line (a polite live region) is rewritten at most every STATUS_MS,
+  // not at every step (tens per second): less work per step, and a screen reader is not flooded.
+  const STATUS_MS = 300;
+  let statusTimer = null;
+  function statusSoon() {
+    if (statusTimer === null) statusTimer = setTimeout(() => { statusTimer = null; renderStatus(); }, STATUS_MS);
+  }
   // The chart (and its data table) is redrawn at most every CHART_MS while a run goes, with the
   // training curve averaged to a few hundred points: the page stays responsive at step 3,000.
   const CHART_MS = 500;
@@ -272,7 +279,7 @@ export async function mount(root, ctx) {
             run.step = p.step;
             const now = performance.now();
             if (now - last > 250) { run.tps = tokensPerSecond(st.size, p.step - lastStep, now - last); last = now; lastStep = p.step; }
-            renderStatus();
+            statusSoon();
             renderChart();
           },
         });
@@ -285,6 +292,8 @@ export async function mount(root, ctx) {
       }
     } catch (e) {
       run.running = false;
+      clearTimeout(statusTimer);
+      statusTimer = null;
       setState('error');
       ctx.showError(status, e);
       return;
@@ -292,8 +301,10 @@ export async function mount(root, ctx) {
     run.running = false;
     run.stop = null;
     await save();
-    setState(run.step >= TOTAL_STEPS ? 'done' : 'paused');
+    clearTimeout(statusTimer);
+    statusTimer = null;
     renderStatus();
+    setState(run.step >= TOTAL_STEPS ? 'done' : 'paused');
   }
   function pause() { if (run.stop) run.stop.abort(); run.running = false; renderButtons(); }
 
