@@ -24,6 +24,13 @@
 // starts (engine.ready is its readiness) and onStatus listeners get ('crash', err). Later calls
 // work as before; the page keeps the learner's inputs (they live in the page and the URL).
 // engine.stallMs can be changed at run time; engine.worker is the current Worker (tests).
+//
+// A long call that reports progress or can be stopped (the worker's charModelTrain):
+//   await engine.request('charModelTrain', [args], { signal, onProgress });
+//   signal (an AbortSignal) aborts the handler's own signal in the worker (a training run stops
+//   between two steps and answers with what it did); onProgress(p) gets each progress message.
+// Each createEngineClient() is a worker of its own: a second client (the training chapter's)
+// never holds back the calls of the first.
 
 import { connectWorker } from './transport.mjs';
 
@@ -34,9 +41,14 @@ const NOT_METHODS = new Set(['then', 'toJSON']);
 export function createEngineClient({ workerUrl = new URL('./engine-worker.mjs', import.meta.url), stallMs } = {}) {
   const link = connectWorker({ workerUrl, stallMs });
   const call = (method, ...args) => link.request(method, args);
+  const request = (method, args = [], { signal = null, onProgress = null } = {}) =>
+    link.request(method, args, { signal, onProgress });
   const client = {
     get ready() { return link.ready; },
     call,
+    request,
+    /** Stop the worker for good (a section's own client, when it is no longer needed). */
+    terminate: () => link.terminate(),
     /** Subscribe to 'ready' | 'error' | 'restart' | 'crash'; returns an unsubscribe function. */
     onStatus: (fn) => link.onStatus(fn),
     /** How long a waiting call may go without any word from the worker before it counts as stuck. */
