@@ -41,7 +41,7 @@ const SHOW_LEN = 24;            // characters of the held-out line whose attenti
 const SAMPLE_LEN = 60;
 
 // a character as a row/column label: the space and the half-space made visible
-const charLabel = (c) => (c === ' ' ? '␣' : c === '\u200c' ? '‌|' : c === '\n' ? '↵' : c);
+const charLabel = (c) => (c === ' ' ? '␣' : c === '\u200c' ? '¦' : c === '\n' ? '↵' : c);
 
 export async function mount(root, ctx) {
   const { state, fmt, lang } = ctx;
@@ -413,7 +413,7 @@ export async function mount(root, ctx) {
     bkFormula, h('p', {}, ctx.tNode('train.bk.p2', { n: big(EXAMPLE.n), d: big(EXAMPLE.d), b: big(EXAMPLE.block), tiles: big(steps) })),
     h('div', { class: 'stepper' }, bkReset, bkPrev, bkNext, bkLabel), bkExplain,
     h('div', { class: 'experiment-result kv-maps' }, mapQ.el, mapK.el, mapV.el), diffLine, bytesLine);
-  for (const tex of ['P_{ij} = e^{\\,s_{ij} - \\ell_i}', 'dS = P \\circ \\left(dO\\,V^{\\top} - D\\right)',
+  for (const tex of ['P_{ij} = e^{\\,s_{ij} - L_i}', 'dS = P \\circ \\left(dO\\,V^{\\top} - D\\right)',
     'dQ = \\tfrac{1}{\\sqrt{d}}\\, dS\\, K,\\quad dK = \\tfrac{1}{\\sqrt{d}}\\, dS^{\\top} Q', 'dV = P^{\\top} dO'])
     bkFormula.append(ctx.renderMath(tex, { display: true }));
 
