@@ -34,6 +34,8 @@ export const SECTIONS = Object.freeze([
   { id: 'heads', module: 'heads.mjs', title: 'heads.title', citesInline: true },
   { id: 'window', module: 'window.mjs', title: 'window.title', citesInline: true },
   { id: 'kvcache', module: 'kvcache.mjs', title: 'kvcache.title', citesInline: true },
+  // Chapter 13 (issue 24): a character model trained on the reader's language.
+  { id: 'model', module: 'model.mjs', title: 'model.title', citesInline: true },
   { id: 'summary', module: 'summary.mjs', title: 'summary.title', unnumbered: true, core: true },
   { id: 'refs', module: 'refs.mjs', title: 'refs.title', unnumbered: true },
 ].map(Object.freeze));
