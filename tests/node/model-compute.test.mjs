@@ -192,7 +192,7 @@ test('generate: the same seed and temperature repeat, another seed differs; the 
   // it stops at the context: prompt + new ≤ context
   const full = await generate(port, m, { prompt, count: 1000, temperature: 1, seed: 1 });
   assert.equal(prompt.length + full.ids.length, m.config.context);
-  assert.equal(full.steps.at(-1).length, m.config.context - 1);
+  assert.equal(full.steps.at(-1).length, m.config.context);
   await assert.rejects(generate(port, m, { prompt: [], count: 3, temperature: 1, seed: 1 }), { code: 'EmptyPrompt' });
 });
 

@@ -251,9 +251,9 @@ export function draw(dist, u) {
  * each prompt character is fed to a decoder (the prefill, one character at a time), then each new
  * character is drawn from withTemperature(probs, temperature) with a seeded generator (mulberry32,
  * practice/random.mjs: the same seed, temperature and prompt give the same text in every browser)
- * and fed back. Stops at the model's context. Returns {ids (new only), steps: [{length, cacheBytes,
- * cacheCapacityBytes, probs, drawn}]} where steps[i] is the state after i + 1 characters fed and
- * drawn the character drawn from its probs (-1 for the prompt's feeds but its last).
+ * and fed back. Stops when the cache holds the model's context. Returns {ids (new only), steps:
+ * [{length, cacheBytes, cacheCapacityBytes, probs, drawn}]} where steps[i] is the state after i + 1
+ * characters fed and drawn the character drawn from its probs (-1 where none was drawn).
  */
 export async function generate(port, model, { prompt, count, temperature, seed }) {
   if (!prompt.length) throw Object.assign(new Error('generate: an empty prompt'), { code: 'EmptyPrompt' });
@@ -269,11 +269,12 @@ export async function generate(port, model, { prompt, count, temperature, seed }
       steps.push({ length: last.length, cacheBytes: last.cacheBytes, cacheCapacityBytes: last.cacheCapacityBytes, probs: Float32Array.from(last.probs), drawn: -1 });
     };
     for (const tok of fed) await feed(tok);
-    while (ids.length < count) {
+    // the cache holds at most the model's context: prompt + new characters ≤ context
+    const room = Math.min(count, ctxLen - fed.length);
+    while (ids.length < room) {
       const tok = draw(withTemperature(steps.at(-1).probs, temperature), rng.next());
       steps.at(-1).drawn = tok;
       ids.push(tok);
-      if (fed.length + ids.length >= ctxLen) break;   // the cache is full: the last one is not fed
       await feed(tok);
     }
   } finally {

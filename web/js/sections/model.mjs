@@ -45,7 +45,8 @@ export async function mount(root, ctx) {
   const port = (name, arg) => engine.call(name, arg);
   const modelLang = MODEL_OF[ctx.lang] || 'fa';
   const base = new URL(`../../models/${modelLang}`, import.meta.url).href;
-  const pct = (x, d = 1) => ctx.pct(x, { maximumFractionDigits: d });
+  // fixed decimals: «۶٫۰٪» next to «۷٫۴٪», as the lesson writes its tables
+  const pct = (x, d = 1) => ctx.pct(x, { minimumFractionDigits: d, maximumFractionDigits: d });
   const num = (x, d = 2) => fmt(x, { maximumFractionDigits: d });
   const P = (key, params) => h('p', {}, tNode(key, params));
 
