@@ -465,5 +465,8 @@ export async function mount(root, ctx) {
   // ---------------------------------------------------------------- first render
   await runSentence();
   await runGen();
-  runScores();   // a few seconds of engine work; the rest of the section is already usable
+  // a few seconds of engine work; awaited so that the section's height settles while it mounts
+  // (pages/lazy-mount.mjs keeps the reader's place then): a table arriving later pushed a control
+  // the keyboard had just reached off the screen (focus-reach.test)
+  await runScores();
 }
