@@ -279,7 +279,9 @@ if (!CHECK_ONLY) {
   // chapter; the service worker does not precache models/ (sw-manifest.mjs, MODELS_DIR) and
   // keeps a copy once fetched, so the first visit's budget is unchanged and the chapter still
   // works offline after one visit.
-  for (const lang of LANGS) {
+  // An edition added for a test (--extra-languages) has no trained model: its chapter reads the
+  // Persian one (sections/model.mjs, MODEL_OF); every real edition must have its own.
+  for (const lang of LANGS.filter((l) => !EXTRA_LANGUAGES.some((e) => e.code === l))) {
     for (const ext of ['ckpt', 'json']) copyFile(path.join(WEB, 'models', `${lang}.${ext}`), path.join(OUT, 'models', `${lang}.${ext}`));
     copyFile(path.join(ROOT, 'engine', 'tools', 'corpus', `${lang}.txt`), path.join(OUT, 'models', `${lang}.corpus.txt`));
   }

@@ -12,7 +12,7 @@
 //   citesInline true when its own text cites the sources (else the page adds a "sources for
 //               this section" line from references.mjs SECTION_REFS)
 //   unnumbered  true for the way in and the way out (the big idea, the summary, the sources):
-//               the numbered sections are the lesson's chapters, 1…12 in the contents, the
+//               the numbered sections are the lesson's chapters, 1…13 in the contents, the
 //               where-bar and the prose («بخش ۶», «القسم ٦»); these three carry no number
 //   core        true for the lesson's core path (the seeds' ideas: chapters 1–6 and the summary):
 //               the map in the big idea marks it, with a reading time per chapter; the other
@@ -34,6 +34,8 @@ export const SECTIONS = Object.freeze([
   { id: 'heads', module: 'heads.mjs', title: 'heads.title', citesInline: true },
   { id: 'window', module: 'window.mjs', title: 'window.title', citesInline: true },
   { id: 'kvcache', module: 'kvcache.mjs', title: 'kvcache.title', citesInline: true },
+  // Chapter 13 (issue 24): a character model trained on the reader's language.
+  { id: 'model', module: 'model.mjs', title: 'model.title', citesInline: true },
   // Chapter 14 (issue 24): watching attention learn, training in the tab and the backward pass.
   { id: 'train', module: 'train.mjs', title: 'train.title', citesInline: true },
   { id: 'summary', module: 'summary.mjs', title: 'summary.title', unnumbered: true, core: true },
