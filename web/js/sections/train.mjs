@@ -33,6 +33,7 @@ import { createEngineClient } from '../engine-client.mjs';
 import { corpusData, baselines, SIZES, TOTAL_STEPS, defaultSize, modelConfig, chunkSeed, validationWindows,
   showcaseTokens, detokenize, tokensPerSecond, encodeRun, curvePoints } from './train-compute.mjs';
 import { backwardExample, keptBytes, crossEntropyRow, EXAMPLE } from './train-backward.mjs';
+import { glyph } from './model-compute.mjs';
 import { openRunStore } from './train-store.mjs';
 
 const CHUNK_MS = 1200;          // a training call lasts about this long; then the curve's held-out point, the map, the sample
@@ -40,8 +41,8 @@ const SAVE_EVERY_MS = 5000;     // the run is written at most this often while i
 const SHOW_LEN = 24;            // characters of the held-out line whose attention is shown
 const SAMPLE_LEN = 60;
 
-// a character as a row/column label: the space and the half-space made visible
-const charLabel = (c) => (c === ' ' ? '␣' : c === '\u200c' ? '¦' : c === '\n' ? '↵' : c);
+// a character as a row/column label, the same as chapter 13's (␣ space, ¦ half-space, ↵ newline, ◌ before a lone mark)
+const charLabel = glyph;
 
 export async function mount(root, ctx) {
   const { state, fmt, lang } = ctx;
