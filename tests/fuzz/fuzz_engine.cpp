@@ -12,6 +12,8 @@
 //   - weights are finite, >= 0, exactly 0 where hidden and sum to 1 per visible row;
 //   - the helpers (softmax_row, row_stats, logit_stats, jacobian norm,
 //     experiment, random_normal, score_matrix_bytes) give finite, in-range numbers;
+//   - the attention backward (entry 6): chunked and materialized equal the double reference
+//     within a per-entry tolerance, zero dQ for rows that see no key, NonFinite for NaN/inf;
 //   - no other exception, no sanitizer report, no leak (LeakSanitizer).
 // A failed invariant calls __builtin_trap(), which libFuzzer reports as a crash
 // and saves the input. The input format (little-endian, read from the front,
@@ -713,12 +715,123 @@ void fuzz_checkpoint(Reader& r, const std::uint8_t* data, std::size_t size) {
   }
 }
 
+
+// Entry 6: the attention backward (train.hpp). Entries are int8 / 16 (|x| <= 8), so the
+// logits stay within ±8·8·sqrt(d_k) and nothing overflows; the fuzzer picks the shapes
+// (n = 1, sizes past one tile, L != S), the tiles, causal, window and row offset (rows that
+// see no key among them). The chunked and the materialized backward, each from the float
+// forward's out and lse (attention_forward_lse), agree with the double reference backward
+// within a tolerance scaled per entry to the terms it sums (written out here in double);
+// rows that see no key get zero dQ; a NaN or inf planted in d_out is refused with NonFinite.
+void fuzz_backward(Reader& r) {
+  const auto length = [&r] { const std::size_t x = r.u8(); return x < 224 ? x % 20 + 1 : x - 224 + 41; };
+  const std::size_t L = length(), S = length();
+  const std::size_t d_k = r.u8() % 12 + 1, d_v = r.u8() % 12 + 1;
+  const std::uint8_t flags = r.u8();
+  attn::AttentionOptions opt;
+  opt.causal = flags & 1;
+  opt.window = (flags & 2) ? r.u8() % 24 : 0;
+  opt.row_offset = r.u8() % 48;
+  opt.block_q = r.u8() % 80 + 1;
+  opt.block_k = r.u8() % 80 + 1;
+  const auto bounded = [&r](std::size_t rows, std::size_t cols) {
+    attn::Matrix m(rows, cols);
+    for (float& x : m.data) x = static_cast<float>(static_cast<std::int8_t>(r.u8())) / 16.0f;
+    return m;
+  };
+  const attn::Matrix q = bounded(L, d_k), k = bounded(S, d_k), v = bounded(S, d_v);
+  attn::Matrix d_out = bounded(L, d_v);
+  const bool plant = flags & 4;
+  if (plant) d_out.data[r.u8() % d_out.data.size()] = (flags & 8) ? std::numeric_limits<float>::quiet_NaN()
+                                                                  : std::numeric_limits<float>::infinity();
+
+  attn::AttentionOptions fo = opt;
+  fo.variant = attn::Variant::Chunked;
+  const attn::AttentionForwardLse fwd = attn::attention_forward_lse(q.view(), k.view(), v.view(), fo);
+  const auto backward = [&](attn::Variant variant) {
+    attn::AttentionOptions o = opt;
+    o.variant = variant;
+    return attn::attention_backward(q.view(), k.view(), v.view(), fwd.out.view(), fwd.lse, d_out.view(), o);
+  };
+  if (plant) {
+    for (attn::Variant variant : {attn::Variant::Chunked, attn::Variant::Materialized}) {
+      const auto code = error_of([&] { backward(variant); });
+      CHECK(code && *code == attn::ErrorCode::NonFinite);
+    }
+    return;
+  }
+  const attn::AttentionGradients ref = backward(attn::Variant::Reference);
+
+  // The size of what each gradient entry sums, in double: with P the weights,
+  // a_ij = P_ij · Σ_c |d_out_ic| (|v_jc| + max|v|) bounds |dS_ij| and the float error of
+  // dP_ij and of D_i (whose out carries the forward's own error, at most about max|v|·2e-5).
+  const double scale = 1.0 / std::sqrt(static_cast<double>(d_k));
+  const double v_max = max_abs(v);
+  std::vector<double> a(L * S, 0.0), mag_v(S * d_v, 0.0), mag_q(L * d_k, 0.0), mag_k(S * d_k, 0.0);
+  std::vector<bool> row_sees(L, false);
+  for (std::size_t i = 0; i < L; ++i) {
+    std::vector<double> s(S, -INFINITY);
+    double top = -INFINITY;
+    for (std::size_t j = 0; j < S; ++j) {
+      if (!sees(opt, i, j)) continue;
+      double dot = 0.0;
+      for (std::size_t t = 0; t < d_k; ++t) dot += static_cast<double>(q.at(i, t)) * k.at(j, t);
+      s[j] = scale * dot;
+      top = std::max(top, s[j]);
+      row_sees[i] = true;
+    }
+    if (!row_sees[i]) continue;
+    double sum = 0.0;
+    for (std::size_t j = 0; j < S; ++j) sum += std::exp(s[j] - top);
+    for (std::size_t j = 0; j < S; ++j) {
+      const double p = std::exp(s[j] - top) / sum;
+      double terms = 0.0;
+      for (std::size_t c = 0; c < d_v; ++c) {
+        terms += std::fabs(d_out.at(i, c)) * (std::fabs(v.at(j, c)) + v_max);
+        mag_v[j * d_v + c] += p * std::fabs(d_out.at(i, c));
+      }
+      a[i * S + j] = p * terms;
+    }
+  }
+  for (std::size_t i = 0; i < L; ++i)
+    for (std::size_t j = 0; j < S; ++j)
+      for (std::size_t t = 0; t < d_k; ++t) {
+        mag_q[i * d_k + t] += scale * a[i * S + j] * std::fabs(k.at(j, t));
+        mag_k[j * d_k + t] += scale * a[i * S + j] * std::fabs(q.at(i, t));
+      }
+  // float rounding over at most 72 terms and the fast exp (6e-6) well inside 2e-4. The dot
+  // products of these sixteenths are exact in float32 (at most 12 terms of |x| <= 64 on a grid
+  // of 1/256: 18 bits), so a logit carries only the scale's rounding, e relative to its size,
+  // which moves each weight by about 2e relative
+  const double e = 0x1p-23 * scale * static_cast<double>(d_k) * max_abs(q) * max_abs(k);
+  const double coeff = 2e-4 + 16.0 * e;
+  const auto close = [coeff](const attn::Matrix& got, const attn::Matrix& want, const std::vector<double>& mag) {
+    CHECK(got.rows == want.rows && got.cols == want.cols);
+    for (std::size_t x = 0; x < got.data.size(); ++x) {
+      CHECK(std::isfinite(got.data[x]));
+      CHECK(std::fabs(static_cast<double>(got.data[x]) - want.data[x]) <= coeff * mag[x] + 1e-30);
+    }
+  };
+  for (attn::Variant variant : {attn::Variant::Chunked, attn::Variant::Materialized}) {
+    const attn::AttentionGradients g = backward(variant);
+    close(g.dq, ref.dq, mag_q);
+    close(g.dk, ref.dk, mag_k);
+    close(g.dv, ref.dv, mag_v);
+    for (std::size_t i = 0; i < L; ++i)
+      if (!row_sees[i])
+        for (std::size_t t = 0; t < d_k; ++t) CHECK(g.dq.at(i, t) == 0.0f);
+  }
+}
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   Reader r(data, size);
   try {
     const std::uint8_t op = r.u8();
+    if (op == 6) {  // the attention backward: bounded inputs, so no refusal but a planted NaN/inf
+      fuzz_backward(r);
+      return 0;
+    }
     if (op == 5) {  // load_checkpoint: typed refusals are expected here
       try {
         fuzz_checkpoint(r, data, size);
@@ -726,7 +839,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       }
       return 0;
     }
-    switch (op % 5) {  // seeds written before entry 4 start with 0..3: unchanged; 5 is the checkpoint entry
+    switch (op % 5) {  // seeds written before entry 4 start with 0..3: unchanged; 5 and 6 are the checkpoint and backward entries
       case 0: fuzz_attention(r); break;
       case 1: fuzz_softmax_row(r); break;
       case 2: fuzz_experiment(r); break;

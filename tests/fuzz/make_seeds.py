@@ -27,6 +27,7 @@ The format, read from the front, little-endian, zeros past the end:
              k (H_kv·S, d_k), v (H_kv·S, d_v) as above, u8 block_q-1 (% 9), u8 block_k-1 (% 9).
   checkpoint (op 5 exactly; other values >= 5 still wrap to 0..4): u8 mode, then the rest of the input
              is given to load_checkpoint, with its last 4 bytes replaced by the right CRC-32 if mode is odd.
+  backward (op 6, the attention backward): see backward() below.
 Run from the repository root: python3 tests/fuzz/make_seeds.py
 """
 import os
@@ -159,6 +160,14 @@ def seeds():
     yield 'ckpt-huge-weight', bytes([5, 0]) + checkpoint(0, weight=1e6)
     yield 'ckpt-truncated', bytes([5, 0]) + checkpoint(0)[:-9]
 
+    # the attention backward (op 6): n = 1; L != S with a window and an offset that leave rows
+    # seeing no key, odd tiles; a query block past one 64-row tile; a NaN planted in d_out
+    yield 'backward-n1', backward(1, 1, 1, 1, 0, bq=1, bk=1)
+    yield 'backward-window-masked', backward(5, 7, 3, 2, 1 | 2, window=2, row_offset=30, bq=2, bk=3)
+    yield 'backward-window-band', backward(9, 9, 4, 3, 2, window=3, row_offset=0, bq=4, bk=3)
+    yield 'backward-tall', backward(41, 13, 5, 4, 1, row_offset=12, bq=7, bk=5)
+    yield 'backward-nan', backward(3, 4, 2, 2, 4 | 8, bq=2, bk=2, plant=5)
+
 
 def checkpoint(fmt, optimizer=False, vocab=3, context=2, width=2, layers=1, heads=1, kv_heads=1, weight=0.25):
     """A checkpoint in the layout of engine/README.md ("Checkpoints"), version 1."""
@@ -191,6 +200,24 @@ def checkpoint(fmt, optimizer=False, vocab=3, context=2, width=2, layers=1, head
     if optimizer:
         out += struct.pack('<%df' % total, *[0.01] * total) + struct.pack('<%df' % total, *[1e-4] * total)
     return out + struct.pack('<I', zlib.crc32(out))
+
+
+def backward(L, S, dk, dv, flags, window=0, row_offset=0, bq=64, bk=64, plant=None):
+    """Op 6: u8 L, u8 S (x % 20 + 1 below 224, else x - 224 + 41), u8 d_k-1 (% 12), u8 d_v-1 (% 12),
+    u8 flags (1 causal, 2 window follows, 4 plant a NaN (8) or an inf in d_out), [u8 window % 24],
+    u8 row_offset % 48, u8 block_q-1 (% 80), u8 block_k-1 (% 80), then q (L, d_k), k (S, d_k),
+    v (S, d_v), d_out (L, d_v), each entry an int8 / 16, [u8 the planted entry]."""
+    def size(n):
+        return n - 1 if n <= 20 else n - 41 + 224
+    out = bytes([6, size(L), size(S), dk - 1, dv - 1, flags])
+    if flags & 2:
+        out += bytes([window])
+    out += bytes([row_offset, bq - 1, bk - 1])
+    count = L * dk + S * dk + S * dv + L * dv
+    out += bytes(((i * 37 + 11) % 255) for i in range(count))
+    if plant is not None:
+        out += bytes([plant])
+    return out
 
 
 def main():

@@ -34,7 +34,7 @@ export async function mount(root, ctx) {
 
   // ---------------------------------------------------------------- what you can explain
   const can = el('ul', 'summary-can');
-  for (const k of ['qkv', 'softmax', 'scale', 'mask', 'cost', 'chunked', 'heads', 'window', 'kvcache', 'model', 'code']) can.append(el('li', null, ctx.tNode(`summary.can.${k}`)));
+  for (const k of ['qkv', 'softmax', 'scale', 'mask', 'cost', 'chunked', 'heads', 'window', 'kvcache', 'model', 'train', 'code']) can.append(el('li', null, ctx.tNode(`summary.can.${k}`)));
   root.append(h('p', { class: 'lead' }, ctx.tNode('summary.lead')), H3('summary.can.title'), can);
 
   // ---------------------------------------------------------------- formulas and numbers
