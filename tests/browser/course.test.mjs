@@ -145,7 +145,7 @@ for (const lang of LANGS) {
       if (await present('summary-kv-context')) assert.equal(await val('summary-kv-context'), ref.kvContext);
       assert.ok(kvShown > 0, 'the summary gives the KV cache per token');
       const canItems = await summary.locator('ul.summary-can > li').count();
-      assert.equal(canItems, 10, 'the "you can now explain" list covers chapters 1–12');
+      assert.equal(canItems, 12, 'the "you can now explain" list covers chapters 1–14 (13 and 14 added model and train)');
       const sumText = await byTestId(page, 'summary').textContent();
       assert.match(sumText, DIGITS[lang].re, 'summary numbers in the page digits');
       // no practice yet in this fresh profile
