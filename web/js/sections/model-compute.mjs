@@ -304,3 +304,7 @@ export function scaleComparison(parameterCount, config, presets) {
   });
   return { ours, rows };
 }
+
+/** The trained model (and corpus) an edition reads: its own, or the Persian one for an edition
+ *  with none (a test-only edition: make-site copies models only for fa and ar). */
+export const modelLanguage = (lang) => (lang === 'fa' || lang === 'ar' ? lang : 'fa');

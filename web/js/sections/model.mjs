@@ -33,17 +33,16 @@ import { PRESETS } from './kvcache-presets.mjs';
 import {
   loadModel, encode, decode, glyph, runText, topPredictions, rankOf, rowOf, HEAD_JOBS, scoreText,
   heldOut, scoreHeldOut, withTemperature, generate, scaleComparison, ZWNJ, SPACE,
+  modelLanguage,
 } from './model-compute.mjs';
 
-// the trained models; a third edition (a test's) reads the Persian one
-const MODEL_OF = { fa: 'fa', ar: 'ar' };
 const TEMPS = [0.2, 0.5, 0.8, 1, 1.5, 2];
 const TOP = 5, DIST_ROWS = 8;
 
 export async function mount(root, ctx) {
   const { engine, state, fmt, tNode } = ctx;
   const port = (name, arg) => engine.call(name, arg);
-  const modelLang = MODEL_OF[ctx.lang] || 'fa';
+  const modelLang = modelLanguage(ctx.lang);
   const base = new URL(`../../models/${modelLang}`, import.meta.url).href;
   // fixed decimals: «۶٫۰٪» next to «۷٫۴٪», as the lesson writes its tables
   const pct = (x, d = 1) => ctx.pct(x, { minimumFractionDigits: d, maximumFractionDigits: d });

@@ -33,7 +33,7 @@ import { createEngineClient } from '../engine-client.mjs';
 import { corpusData, baselines, SIZES, TOTAL_STEPS, defaultSize, modelConfig, chunkSeed, validationWindows,
   showcaseTokens, detokenize, tokensPerSecond, encodeRun, curvePoints } from './train-compute.mjs';
 import { backwardExample, keptBytes, crossEntropyRow, EXAMPLE } from './train-backward.mjs';
-import { glyph } from './model-compute.mjs';
+import { glyph, modelLanguage } from './model-compute.mjs';
 import { openRunStore } from './train-store.mjs';
 
 const CHUNK_MS = 1200;          // a training call lasts about this long; then the curve's held-out point, the map, the sample
@@ -51,7 +51,7 @@ export async function mount(root, ctx) {
 
   // ---------------------------------------------------------------- the text
   root.append(h('p', { class: 'lead' }, ctx.tNode('train.lead')));
-  const res = await fetch(new URL(`../../models/${lang}.corpus.txt`, import.meta.url));
+  const res = await fetch(new URL(`../../models/${modelLanguage(lang)}.corpus.txt`, import.meta.url));
   if (!res.ok) throw Object.assign(new Error(`corpus ${res.status}`), { code: 'EngineLoad' });
   const data = corpusData(await res.text());
   const V = data.vocab.length;
