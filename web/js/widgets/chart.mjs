@@ -179,7 +179,10 @@ export function createChart(ctx, opts = {}) {
       if (g.axis === 'y') {
         const y = ty(g.value);
         svg('line', { x1: mL, x2: mL + pw, y1: y, y2: y, class: 'chart-guide' }, root);
-        if (g.label) { const t = svg('text', { x: mL + pw - 4, y: y - 4, class: 'chart-guide-label', 'text-anchor': 'end' }, root); t.textContent = g.label; }
+        // above its line, or below it when the line is at the plot's top (the label would leave
+        // the chart: the training chart's ln V line is its highest value)
+        const ly = y - 16 < mT ? y + 14 : y - 4;
+        if (g.label) { const t = svg('text', { x: mL + pw - 4, y: ly, class: 'chart-guide-label', 'text-anchor': 'end' }, root); t.textContent = g.label; }
       } else if (g.axis === 'x' && g.value >= x0 && g.value <= x1) {
         const x = tx(g.value);
         svg('line', { x1: x, x2: x, y1: mT, y2: mT + ph, class: 'chart-guide' }, root);
