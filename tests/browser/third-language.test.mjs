@@ -105,6 +105,17 @@ for (const [kind, file] of [['lesson', 'index.html'], ['practice', 'practice.htm
     const info = await page.evaluate(() => ({
       lang: document.documentElement.lang, dir: document.documentElement.dir,
       text: document.body.innerText,
+      // chapters 13–14 show a trained model's own text (the test edition reads the Persian model
+      // and corpus: its samples and held-out lines hold Persian digits by design)
+      textOutsideModels: (() => {
+        const copy = document.body.cloneNode(true);
+        for (const el of copy.querySelectorAll('#model, #train')) el.remove();
+        document.body.append(copy);
+        copy.hidden = false;
+        const t = copy.innerText;
+        copy.remove();
+        return t;
+      })(),
       direction: getComputedStyle(document.querySelector('main')).direction,
       switches: [...document.querySelectorAll('.lang-switch')].map((a) => a.dataset.lang).sort(),
       failed: [...document.querySelectorAll('[data-state="error"]')].map((s) => s.id),
@@ -114,8 +125,8 @@ for (const [kind, file] of [['lesson', 'index.html'], ['practice', 'practice.htm
     assert.equal(info.direction, 'ltr');
     assert.deepEqual(info.failed, [], 'no section or block failed');
     assert.ok(!info.text.includes('⟦'), `a key is missing: …${info.text.slice(info.text.indexOf('⟦'), info.text.indexOf('⟦') + 60)}…`);
-    const own = OWN_DIGITS.exec(info.text);
-    assert.equal(own, null, own && `a Persian/Arabic digit on a Latin-digit page: …${info.text.slice(Math.max(0, own.index - 40), own.index + 20)}…`);
+    const own = OWN_DIGITS.exec(info.textOutsideModels);
+    assert.equal(own, null, own && `a Persian/Arabic digit on a Latin-digit page: …${info.textOutsideModels.slice(Math.max(0, own.index - 40), own.index + 20)}…`);
     assert.match(info.text, /⟪/, 'the page shows the test edition\'s text');
     assert.match(info.text, /\d/, 'the page shows numbers (in Latin digits)');
     assert.deepEqual(info.switches, languageCodes().sort(), 'the switch lists every real edition');
