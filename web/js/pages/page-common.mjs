@@ -209,14 +209,8 @@ export async function mountPart(id, { load, ctx, errorNode, failKey, what }) {
   root.dataset.state = 'loading';
   try {
     const [mod] = await Promise.all([load(), loadMath()]);
-    // The loading line gives up its screen-high placeholder now but stays, one visible line and
-    // a tab stop, until mount() has finished: a mount that awaits the engine (summary) had no
-    // control yet, and a held Tab went past the part (lazy-mount.mjs keyboardStop holds it
-    // instead). Visible, because a focused element must be on screen.
-    const lines = [...root.querySelectorAll('.section-loading')];
-    for (const el of lines) el.classList.add('section-building');
+    for (const el of root.querySelectorAll('.section-loading')) el.remove();
     await mod.mount(root, ctx());
-    for (const el of lines) el.remove();
     root.dataset.state = 'ready';
   } catch (err) {
     if (leaving) return;
