@@ -230,7 +230,10 @@ async function main() {
   window.addEventListener('resize', () => { clearTimeout(resizeTimer); resizeTimer = setTimeout(makeScrollersReachable, 200); });
   // sections mount later and re-render tables after interactions: check the sections that
   // changed again when the DOM settles (not the whole lesson: a pass over every section is a
-  // long task once they are all built)
+  // long task once they are all built). The check runs 300 ms after the first change, not
+  // after the last: a section that keeps updating (chapter 13's held-out scores report
+  // progress for tens of seconds on a loaded machine) reset a debounce for as long, and its
+  // wide tables stayed out of the tab order.
   let mutTimer = null;
   const changed = new Set();
   new MutationObserver((records) => {
@@ -239,8 +242,12 @@ async function main() {
       const section = el && el.closest('main > section');
       if (section) changed.add(section);
     }
-    clearTimeout(mutTimer);
-    mutTimer = setTimeout(() => { for (const sec of changed) makeScrollersReachable(sec); changed.clear(); }, 300);
+    if (mutTimer) return;
+    mutTimer = setTimeout(() => {
+      mutTimer = null;
+      for (const sec of changed) makeScrollersReachable(sec);
+      changed.clear();
+    }, 300);
   }).observe(document.querySelector('main') || document.body, { childList: true, subtree: true, characterData: true });
 
   await lazy.all;
