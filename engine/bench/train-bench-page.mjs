@@ -10,7 +10,8 @@
 //   curve({...})        → a fresh model trained until the bigram's held-out loss (train-worker.mjs 'curve'),
 //        then the forward with all attention maps of 64 held-out characters, timed in the worker
 //        and, round trip included (postMessage both ways), from the page.
-import { splitCorpus, batchSampler, validationBatches } from './train-data.mjs';
+import { batchSampler, validationBatches } from './train-data.mjs';
+import { corpusData } from '/js/sections/train-compute.mjs';
 
 function workerCall(worker, msg) {
   return new Promise((resolve, reject) => {
@@ -27,7 +28,7 @@ async function ceiling({ minTime }) {
 }
 
 async function compare({ corpusUrl, config, training, batch, seed, checkSteps, warmup, rounds }) {
-  const data = splitCorpus(await (await fetch(corpusUrl)).text());
+  const data = corpusData(await (await fetch(corpusUrl)).text());
   const next = batchSampler(data.train, batch, config.context, seed);
   const held = validationBatches(data.val, config.context, batch)[0];
   const ours = new Worker('/bench/train-worker.mjs', { type: 'module' });

@@ -1,31 +1,11 @@
-// The corpus as engine/tools/train_char.cpp reads it, for the training benchmark:
-// the vocabulary is the sorted distinct code points of the whole text, the last
-// 10% of the characters (floor) is held out, the bigram baseline is add-one
-// smoothed on the training part and scored on every held-out character after the
-// first, and the validation loss is the mean over the same characters, scored in
-// windows of `context` (the last one shorter). Batches: `batch` windows of
+// The training benchmark's batches and held-out loss. The corpus is cut as the lesson's
+// chapter 14 cuts it (corpusData in web/js/sections/train-compute.mjs, served at /js/:
+// the same vocabulary and held-out tenth as engine/tools/train_char.cpp); the validation
+// loss is the mean over the held-out characters, scored in windows of `context` (the last
+// one shorter). Batches: `batch` windows of
 // context + 1 characters of the training part at seeded starts (mulberry32; the
 // native trainer draws its starts from its own generator, so the batches differ
 // from train_char's, not their distribution).
-
-export function splitCorpus(text) {
-  const cps = Array.from(text, (ch) => ch.codePointAt(0));
-  const vocab = [...new Set(cps)].sort((a, b) => a - b);
-  const index = new Map(vocab.map((cp, i) => [cp, i]));
-  const ids = Uint32Array.from(cps, (cp) => index.get(cp));
-  const nVal = Math.floor(ids.length / 10);
-  return { vocab, train: ids.subarray(0, ids.length - nVal), val: ids.subarray(ids.length - nVal) };
-}
-
-// Add-one bigram, nats per character on val[1..] (train_char.cpp's baselines()).
-export function bigramBaseline({ vocab, train, val }) {
-  const V = vocab.length;
-  const bi = new Float64Array(V * V), first = new Float64Array(V);
-  for (let i = 1; i < train.length; i++) { bi[train[i - 1] * V + train[i]] += 1; first[train[i - 1]] += 1; }
-  let b = 0;
-  for (let i = 1; i < val.length; i++) b -= Math.log((bi[val[i - 1] * V + val[i]] + 1) / (first[val[i - 1]] + V));
-  return b / (val.length - 1);
-}
 
 export function batchSampler(ids, batch, context, seed) {
   let a = seed >>> 0;

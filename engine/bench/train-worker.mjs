@@ -11,7 +11,8 @@
 //   {cmd: 'forwardAttention', runs, returnMaps} → the trained model's forward with all attention maps on
 //          the first `context` held-out characters: {medianMs, minMs, runs, layers, heads, maps (if returnMaps)}
 import { loadEngine } from '/js/engine.mjs';
-import { splitCorpus, batchSampler, validationBatches, validationLoss } from './train-data.mjs';
+import { batchSampler, validationBatches, validationLoss } from './train-data.mjs';
+import { corpusData } from '/js/sections/train-compute.mjs';
 
 let engine = null;
 let model = null;
@@ -21,7 +22,7 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 
 async function curve({ corpusUrl, config, training, batch, seed, every, maxSteps, maxSeconds, target }) {
   const text = await (await fetch(corpusUrl)).text();
-  const data = splitCorpus(text);
+  const data = corpusData(text);
   if (data.vocab.length !== config.vocab) throw new Error(`the corpus has ${data.vocab.length} characters, the config ${config.vocab}`);
   const m = engine.charModel({ ...config, training });
   const next = batchSampler(data.train, batch, config.context, seed);

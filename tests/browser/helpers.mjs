@@ -5,7 +5,7 @@
 // screenshots. BASE_URL is set by tests/browser/run.mjs.
 import { chromium } from 'playwright-core';
 import AxeBuilder from '@axe-core/playwright';
-import { mkdtemp, rm, mkdir } from 'node:fs/promises';
+import { mkdtemp, rm, mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -66,11 +66,14 @@ export async function launch({ viewport = { width: 1280, height: 900 }, origin =
     document.addEventListener('securitypolicyviolation', report, true);
   });
   for (const p of context.pages()) await p.close().catch(() => {});
+  const covered = new Set();   // pages whose JS coverage is still to be written (JS_COVERAGE_DIR)
   return {
     context,
     foreignRequests: foreign,
     cspViolations: csp,
+    covered,
     async close() {
+      await flushCoverage(covered);
       await context.close().catch(() => {});
       await rm(userDataDir, { recursive: true, force: true }).catch(() => {});
     },
@@ -118,7 +121,34 @@ export async function newPage(b, { viewport } = {}) {
     foreignRequests: b.foreignRequests.slice(foreignStart),
   });
   page.consoleLog = log.allConsole;
+  if (process.env.JS_COVERAGE_DIR && b.covered) await startCoverage(page, b.covered);
   return page;
+}
+
+// ------------------------------------------------------------------ coverage
+// build-scripts/coverage sets JS_COVERAGE_DIR: each page's V8 coverage of the site's own
+// scripts (main thread only: Playwright does not cover workers) is written there as
+// NODE_V8_COVERAGE writes Node's, for build-scripts/coverage-report.mjs to merge.
+async function startCoverage(page, covered) {
+  await page.coverage.startJSCoverage({ resetOnNavigation: false });
+  covered.add(page);
+  const close = page.close.bind(page);
+  page.close = async (options) => { await writeCoverage(page, covered); return close(options); };
+}
+
+/** Writes the coverage of every page of `covered` not closed yet (a browser's close()). */
+export async function flushCoverage(covered) {
+  for (const page of [...covered]) await writeCoverage(page, covered);
+}
+
+async function writeCoverage(page, covered) {
+  if (!covered.delete(page)) return;
+  const entries = await page.coverage.stopJSCoverage().catch(() => []);
+  const result = entries.filter((e) => /\/js\/.*\.m?js$/.test(new URL(e.url, 'http://x').pathname))
+    .map(({ url: u, functions }) => ({ url: u, functions }));
+  await mkdir(process.env.JS_COVERAGE_DIR, { recursive: true });
+  const file = path.join(process.env.JS_COVERAGE_DIR, `browser-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}.json`);
+  await writeFile(file, JSON.stringify({ result }));
 }
 
 // Throw (with everything that was recorded) when a page had any issue.

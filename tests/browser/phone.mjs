@@ -6,7 +6,7 @@ import { chromium } from 'playwright-core';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { CHROMIUM_ARGS, ORIGIN, isForeign } from './helpers.mjs';
+import { CHROMIUM_ARGS, ORIGIN, isForeign, flushCoverage } from './helpers.mjs';
 
 export const PHONE_WIDTHS = [360, 390];
 
@@ -27,12 +27,15 @@ export async function launchPhone({ width = 360, height = 780 } = {}) {
   await context.route('**/*', (route) => (isForeign(route.request().url(), ORIGIN)
     ? route.abort('blockedbyclient') : route.continue()));
   for (const p of context.pages()) await p.close().catch(() => {});
+  const covered = new Set();   // helpers.newPage: pages whose JS coverage is to be written
   return {
     context,
     foreignRequests: foreign,
     cspViolations: [],
+    covered,
     width,
     async close() {
+      await flushCoverage(covered);
       await context.close().catch(() => {});
       await rm(userDataDir, { recursive: true, force: true }).catch(() => {});
     },

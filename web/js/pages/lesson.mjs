@@ -116,7 +116,7 @@ function headingBefore(el) {
 function makeScrollersReachable(root = document) {
   for (const el of root.querySelectorAll('.table-scroll, pre.code')) {
     const overflows = el.scrollWidth > el.clientWidth + 1;
-    const hasFocusable = el.querySelector('button, a[href], input, select, textarea, [tabindex]');
+    const hasFocusable = el.querySelector('button, a[href], input, select, textarea, [tabindex]:not([tabindex="-1"])');
     if (overflows && !hasFocusable) {
       if (!el.hasAttribute('tabindex')) {
         el.tabIndex = 0;
