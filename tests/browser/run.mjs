@@ -135,6 +135,18 @@ function printSlowest(file, n) {
   for (const r of runs.slice(0, n)) {
     console.log(`#   ${(r.ms / 1000).toFixed(1).padStart(6)} s  ${path.basename(r.file || '?')}  ${r.name}${r.failed ? '  (failed)' : ''}`);
   }
+  // and per file (the sum of its tests: where moving checks to Node or sharing a page pays most)
+  const perFile = new Map();
+  for (const r of runs) {
+    const f = path.basename(r.file || '?');
+    const t = perFile.get(f) || { ms: 0, n: 0 };
+    t.ms += r.ms; t.n += 1;
+    perFile.set(f, t);
+  }
+  const files = [...perFile].sort((a, b) => b[1].ms - a[1].ms);
+  const total = runs.reduce((s, r) => s + r.ms, 0);
+  console.log(`# test time per file (sum of its tests; ${(total / 1000).toFixed(0)} s in all, run ${process.env.BROWSER_TEST_CONCURRENCY || 2} at a time):`);
+  for (const [f, t] of files) console.log(`#   ${(t.ms / 1000).toFixed(1).padStart(6)} s  ${String(t.n).padStart(3)} tests  ${f}`);
 }
 
 let code = 1;
