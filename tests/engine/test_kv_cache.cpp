@@ -72,6 +72,9 @@ TEST_CASE("decode step = the matching row of full causal attention (MHA, GQA, MQ
       {6, 1, 19, 5, 7},     // MQA, G = 6 (two chunks of query rows: 4 + 2)
       {1, 1, 9, 1, 1},      // d = 1
       {4, 4, 70, 33, 17},   // S passes a SIMD width and d not a multiple of it
+      {7, 1, 13, 9, 6},     // MQA, G = 7: chunks of 4 + 3 query rows (the 3-row kernels;
+                            // build-scripts/coverage found them never called)
+      {3, 1, 300, 3, 2},    // G = 3 alone, and S past one 256-key block of decode_rows
   };
   std::uint64_t seed = 500;
   for (const Seq& s : seqs)
