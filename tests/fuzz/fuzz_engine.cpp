@@ -14,6 +14,8 @@
 //     experiment, random_normal, score_matrix_bytes) give finite, in-range numbers;
 //   - the attention backward (entry 6): chunked and materialized equal the double reference
 //     within a per-entry tolerance, zero dQ for rows that see no key, NonFinite for NaN/inf;
+//   - the character model (entry 7): typed refusals of bad shapes and characters, loss,
+//     gradients, forward and a training step consistent with one another and finite;
 //   - no other exception, no sanitizer report, no leak (LeakSanitizer).
 // A failed invariant calls __builtin_trap(), which libFuzzer reports as a crash
 // and saves the input. The input format (little-endian, read from the front,
@@ -822,6 +824,96 @@ void fuzz_backward(Reader& r) {
         for (std::size_t t = 0; t < d_k; ++t) CHECK(g.dq.at(i, t) == 0.0f);
   }
 }
+
+// Entry 7: the character model (train.hpp), on tiny models whose shape the fuzzer picks
+// (vocabulary 1..24, context 1..12, 1..3 layers, 1..4 heads of width 1..6, grouped-query
+// KV heads, any seed) and batches of 1..3 sequences of 1..context characters. A size of 0 or
+// a width that the heads do not divide is refused with a typed error; a character past the
+// vocabulary with BadArgument and the weights unchanged. Otherwise:
+//   - loss() is finite and >= 0; gradients() returns the same loss and finite gradients;
+//   - forward() gives rows of probabilities summing to 1 and causal attention rows summing
+//     to 1, and -mean log p[target] of its first sequence equals loss() of that sequence;
+//   - train_step() returns loss() before the update and leaves finite weights, step() = 1.
+void fuzz_char_model(Reader& r) {
+  attn::CharModelConfig c;
+  const std::uint8_t shape = r.u8();
+  c.vocab = r.u8() % 25;                 // 0: ZeroDimension
+  c.context = r.u8() % 12 + 1;
+  c.layers = r.u8() % 4;                 // 0: ZeroDimension
+  c.heads = r.u8() % 4 + 1;
+  const std::size_t head_width = r.u8() % 6 + 1;
+  const std::size_t groups[] = {1, 2, 4};
+  c.kv_heads = c.heads;
+  for (std::size_t g : groups)
+    if ((shape & 3) && c.heads % g == 0 && g <= c.heads) c.kv_heads = c.heads / g;
+  c.width = c.heads * head_width + ((shape & 4) && c.heads > 1 ? 1 : 0);   // +1: not divisible
+  c.seed = r.u32();
+  const bool bad_config = c.vocab == 0 || c.layers == 0 || c.width % c.heads != 0;
+  std::optional<attn::CharModel> model;
+  const auto made = error_of([&] { model.emplace(c); });
+  if (bad_config) {
+    CHECK(made == attn::ErrorCode::ZeroDimension || made == attn::ErrorCode::BadArgument);
+    return;
+  }
+  CHECK(!made);
+  const std::size_t batch = r.u8() % 3 + 1, T = r.u8() % c.context + 1;
+  std::vector<std::uint32_t> inputs(batch * T), targets(batch * T);
+  for (auto& x : inputs) x = r.u8() % c.vocab;
+  for (auto& x : targets) x = r.u8() % c.vocab;
+
+  if (shape & 8) {   // one character past the vocabulary: refused, nothing changes
+    std::vector<std::uint32_t> bad = inputs;
+    bad[r.u8() % bad.size()] = static_cast<std::uint32_t>(c.vocab + r.u8());
+    const std::vector<float> before = model->parameters();
+    CHECK(error_of([&] { model->train_step(bad, targets, batch); }) == attn::ErrorCode::BadArgument);
+    CHECK(model->parameters() == before && model->step() == 0);
+  }
+
+  const double loss = model->loss(inputs, targets, batch);
+  CHECK(std::isfinite(loss) && loss >= 0);
+  std::vector<float> grads;
+  const double loss_g = model->gradients(inputs, targets, batch, grads);
+  CHECK(std::fabs(loss_g - loss) <= 1e-5 * (1 + loss));
+  CHECK(grads.size() == model->parameters().size());
+  for (float g : grads) CHECK(std::isfinite(g));
+
+  const std::vector<std::uint32_t> first(inputs.begin(), inputs.begin() + T);
+  const attn::CharModelForward f = model->forward(first);
+  CHECK(f.probs.rows == T && f.probs.cols == c.vocab);
+  double nll = 0;
+  for (std::size_t t = 0; t < T; ++t) {
+    double sum = 0;
+    for (std::size_t v = 0; v < c.vocab; ++v) {
+      const float p = f.probs.at(t, v);
+      CHECK(std::isfinite(p) && p >= 0 && p <= 1);
+      sum += p;
+    }
+    CHECK(std::fabs(sum - 1.0) <= 1e-4);
+    nll -= std::log(std::max(static_cast<double>(f.probs.at(t, targets[t])), 1e-38));
+  }
+  const std::vector<std::uint32_t> first_targets(targets.begin(), targets.begin() + T);
+  const double loss_1 = model->loss(first, first_targets, 1);
+  CHECK(std::fabs(nll / static_cast<double>(T) - loss_1) <= 1e-3 * (1 + loss_1));
+  CHECK(f.attention.size() == c.layers);
+  for (const auto& layer : f.attention) {
+    CHECK(layer.size() == c.heads);
+    for (const attn::Matrix& a : layer)
+      for (std::size_t i = 0; i < T; ++i) {
+        double sum = 0;
+        for (std::size_t j = 0; j < T; ++j) {
+          const float w = a.at(i, j);
+          CHECK(std::isfinite(w) && w >= 0 && (j <= i || w == 0.0f));
+          sum += w;
+        }
+        CHECK(std::fabs(sum - 1.0) <= 1e-4);
+      }
+  }
+
+  const double stepped = model->train_step(inputs, targets, batch);
+  CHECK(std::fabs(stepped - loss) <= 1e-5 * (1 + loss));
+  CHECK(model->step() == 1);
+  for (float w : model->parameters()) CHECK(std::isfinite(w));
+}
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -830,6 +922,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::uint8_t op = r.u8();
     if (op == 6) {  // the attention backward: bounded inputs, so no refusal but a planted NaN/inf
       fuzz_backward(r);
+      return 0;
+    }
+    if (op == 7) {  // the character model: typed refusals are checked inside
+      fuzz_char_model(r);
       return 0;
     }
     if (op == 5) {  // load_checkpoint: typed refusals are expected here

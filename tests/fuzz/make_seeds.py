@@ -28,6 +28,7 @@ The format, read from the front, little-endian, zeros past the end:
   checkpoint (op 5 exactly; other values >= 5 still wrap to 0..4): u8 mode, then the rest of the input
              is given to load_checkpoint, with its last 4 bytes replaced by the right CRC-32 if mode is odd.
   backward (op 6, the attention backward): see backward() below.
+  character model (op 7): see char_model() below.
 Run from the repository root: python3 tests/fuzz/make_seeds.py
 """
 import os
@@ -168,6 +169,14 @@ def seeds():
     yield 'backward-tall', backward(41, 13, 5, 4, 1, row_offset=12, bq=7, bk=5)
     yield 'backward-nan', backward(3, 4, 2, 2, 4 | 8, bq=2, bk=2, plant=5)
 
+    # the character model (op 7): a GQA model, one with a single character and context 1, a
+    # bad character in the batch, a width the heads do not divide, a zero vocabulary
+    yield 'charmodel-gqa', char_model(0b0001, vocab=7, context=9, layers=2, heads=4, head_width=3, batch=2, T=8)
+    yield 'charmodel-n1', char_model(0, vocab=1, context=1, layers=1, heads=1, head_width=1, batch=1, T=1)
+    yield 'charmodel-bad-char', char_model(0b1000, vocab=5, context=4, layers=1, heads=2, head_width=2, batch=3, T=3)
+    yield 'charmodel-bad-width', char_model(0b0100, vocab=5, context=4, layers=1, heads=3, head_width=2, batch=1, T=2)
+    yield 'charmodel-no-vocab', char_model(0, vocab=0, context=4, layers=1, heads=1, head_width=2, batch=1, T=2)
+
 
 def checkpoint(fmt, optimizer=False, vocab=3, context=2, width=2, layers=1, heads=1, kv_heads=1, weight=0.25):
     """A checkpoint in the layout of engine/README.md ("Checkpoints"), version 1."""
@@ -217,6 +226,19 @@ def backward(L, S, dk, dv, flags, window=0, row_offset=0, bq=64, bk=64, plant=No
     out += bytes(((i * 37 + 11) % 255) for i in range(count))
     if plant is not None:
         out += bytes([plant])
+    return out
+
+
+def char_model(shape, vocab, context, layers, heads, head_width, batch, T, seed=3):
+    """Op 7: u8 shape (bits 0-1 grouped-query, bit 2 a width the heads do not divide, bit 3 a
+    character past the vocabulary), u8 vocab % 25, u8 context-1 (% 12), u8 layers % 4,
+    u8 heads-1 (% 4), u8 head width-1 (% 6), u32 seed, u8 batch-1 (% 3), u8 T-1 (% context),
+    then batch*T inputs and batch*T targets (u8 % vocab each), [u8 where, u8 how far past]."""
+    out = bytes([7, shape, vocab, context - 1, layers, heads - 1, head_width - 1]) + struct.pack('<I', seed)
+    out += bytes([batch - 1, T - 1])
+    out += bytes(((i * 29 + 5) % 251) for i in range(2 * batch * T))
+    if shape & 8:
+        out += bytes([4, 2])
     return out
 
 
