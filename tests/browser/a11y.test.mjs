@@ -44,7 +44,10 @@ for (const kind of Object.keys(OPEN)) {
         // builds its content on its 'toggle' event (a task after the change): wait for each.
         await page.evaluate(() => Promise.all([...document.querySelectorAll('details:not([open])')].map((d) =>
           new Promise((resolve) => { d.addEventListener('toggle', resolve, { once: true }); d.open = true; }))));
-        const v = await axeViolations(page);
+        // Chapter 13's map of a whole head is a 64 × 64 table of cell buttons (5,800 of the lesson's
+        // 27,000 elements): the same heatmap.mjs table as its neighbour model-from's, which axe
+        // checks whole, so this one is left out.
+        const v = await axeViolations(page, { exclude: kind === 'lesson' ? ['[data-testid="model-map"] .heatmap-table'] : [] });
         assert.equal(v.length, 0, `axe violations on ${kind} ${lang}:\n${formatAxe(v)}`);
         assertNoIssues(page);
       });

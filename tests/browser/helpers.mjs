@@ -184,7 +184,7 @@ export async function screenshot(page, name) {
   const file = path.join(SCREENSHOT_DIR, `${name}.png`);
   // A full-page capture of the 20,000-px lesson is the slowest step on a loaded machine:
   // give it more than the 10 s action timeout (it is a picture, not a timing check).
-  await page.screenshot({ path: file, fullPage: true, timeout: 45000 });
+  await page.screenshot({ path: file, fullPage: true, timeout: 120000 });
   return file;
 }
 

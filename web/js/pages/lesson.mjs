@@ -113,27 +113,30 @@ function headingBefore(el) {
   return '';
 }
 
+const SCROLLERS = '.table-scroll, pre.code';
 function makeScrollersReachable(root = document) {
-  for (const el of root.querySelectorAll('.table-scroll, pre.code')) {
-    const overflows = el.scrollWidth > el.clientWidth + 1;
-    const hasFocusable = el.querySelector('button, a[href], input, select, textarea, [tabindex]:not([tabindex="-1"])');
-    if (overflows && !hasFocusable) {
-      if (!el.hasAttribute('tabindex')) {
-        el.tabIndex = 0;
-        el.dataset.scrollFocus = '1';
-        // a named region (an unnamed region is worse than none): the table's caption, else
-        // the heading the table sits under
-        const cap = el.querySelector('caption');
-        const name = (cap && spokenText(cap).trim()) || headingBefore(el);
-        if (name && !el.getAttribute('role') && !el.getAttribute('aria-label')) {
-          el.setAttribute('role', 'region');
-          el.setAttribute('aria-label', name);
-        }
+  for (const el of root.querySelectorAll(SCROLLERS)) scrollerReachable(el);
+}
+
+function scrollerReachable(el) {
+  const overflows = el.scrollWidth > el.clientWidth + 1;
+  const hasFocusable = el.querySelector('button, a[href], input, select, textarea, [tabindex]:not([tabindex="-1"])');
+  if (overflows && !hasFocusable) {
+    if (!el.hasAttribute('tabindex')) {
+      el.tabIndex = 0;
+      el.dataset.scrollFocus = '1';
+      // a named region (an unnamed region is worse than none): the table's caption, else
+      // the heading the table sits under
+      const cap = el.querySelector('caption');
+      const name = (cap && spokenText(cap).trim()) || headingBefore(el);
+      if (name && !el.getAttribute('role') && !el.getAttribute('aria-label')) {
+        el.setAttribute('role', 'region');
+        el.setAttribute('aria-label', name);
       }
-    } else if (el.dataset.scrollFocus === '1' && !overflows) {
-      el.removeAttribute('tabindex');
-      delete el.dataset.scrollFocus;
     }
+  } else if (el.dataset.scrollFocus === '1' && !overflows) {
+    el.removeAttribute('tabindex');
+    delete el.dataset.scrollFocus;
   }
 }
 
@@ -228,26 +231,35 @@ async function main() {
   makeScrollersReachable();
   let resizeTimer = null;
   window.addEventListener('resize', () => { clearTimeout(resizeTimer); resizeTimer = setTimeout(makeScrollersReachable, 200); });
-  // sections mount later and re-render tables after interactions: check the sections that
-  // changed again when the DOM settles (not the whole lesson: a pass over every section is a
-  // long task once they are all built). The check runs 300 ms after the first change, not
-  // after the last: a section that keeps updating (chapter 13's held-out scores report
-  // progress for tens of seconds on a loaded machine) reset a debounce for as long, and its
-  // wide tables stayed out of the tab order.
+  // Sections mount later and re-render tables after interactions: check again the scrollers
+  // that changed or arrived, soon after the first change (not after the last: a section that
+  // keeps updating, such as chapter 13's held-out scores, would reset a debounce for as long).
+  // Only those scrollers: a pass over a whole section reads every scroller's layout, and
+  // chapter 14 updates its section several times a second while it trains (1.1 s of 15 s).
+  // a fold opened shows tables that had no width while it was closed
+  document.addEventListener('toggle', (e) => { if (e.target.open) makeScrollersReachable(e.target); }, true);
   let mutTimer = null;
   const changed = new Set();
   new MutationObserver((records) => {
     for (const r of records) {
       const el = r.target.nodeType === 1 ? r.target : r.target.parentElement;
-      const section = el && el.closest('main > section');
-      if (section) changed.add(section);
+      const around = el && el.closest(SCROLLERS);
+      if (around) changed.add(around);
+      for (const n of r.addedNodes) {
+        if (n.nodeType !== 1) continue;
+        if (n.matches(SCROLLERS)) changed.add(n);
+        for (const inner of n.querySelectorAll(SCROLLERS)) changed.add(inner);
+      }
     }
-    if (mutTimer) return;
-    mutTimer = setTimeout(() => {
+    if (mutTimer || !changed.size) return;
+    // when idle, after the frame that showed the change: its layout is then done, and reading
+    // the scrollers' widths costs no extra layout (a timer read them mid-update, forcing one)
+    const check = () => {
       mutTimer = null;
-      for (const sec of changed) makeScrollersReachable(sec);
+      for (const sc of changed) if (sc.isConnected) scrollerReachable(sc);
       changed.clear();
-    }, 300);
+    };
+    mutTimer = typeof requestIdleCallback === 'function' ? requestIdleCallback(check, { timeout: 1000 }) : setTimeout(check, 300);
   }).observe(document.querySelector('main') || document.body, { childList: true, subtree: true, characterData: true });
 
   await lazy.all;

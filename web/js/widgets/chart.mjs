@@ -121,9 +121,12 @@ export function createChart(ctx, opts = {}) {
     return { x0, x1, y0, y1 };
   }
 
+  let stageW = 0;
   function draw() {
     root.textContent = '';
-    const W = Math.max(280, Math.round(stage.clientWidth || 560));
+    // the width the ResizeObserver saw (reading clientWidth here forced a layout of the whole
+    // page at every update of a chart redrawn twice a second while chapter 14 trains)
+    const W = Math.max(280, Math.round(stageW || stage.clientWidth || 560));
     const H = Math.round(Math.max(210, Math.min(320, W * 0.55)));
     root.setAttribute('viewBox', `0 0 ${W} ${H}`);
     root.setAttribute('width', String(W));
@@ -234,7 +237,13 @@ export function createChart(ctx, opts = {}) {
     }
   }
 
+  // The data table is built when its fold is open, or when it opens: a chart updated twice a
+  // second (chapter 14's training curve) rebuilt a table of hundreds of rows no one was reading,
+  // a third of the main thread's work during a run.
+  let tableStale = true;
+  details.addEventListener('toggle', () => { if (details.open && tableStale) buildTable(); });
   function buildTable() {
+    tableStale = false;
     tableWrap.textContent = '';
     const xs = [...new Set(data.flatMap((pts) => pts.map((p) => p.x)))].sort((a, b) => a - b);
     if (!xs.length) return;
@@ -275,15 +284,14 @@ export function createChart(ctx, opts = {}) {
   }
 
   if (typeof ResizeObserver !== 'undefined') {
-    let lastW = 0;
-    new ResizeObserver(() => { const w = stage.clientWidth; if (w && w !== lastW) { lastW = w; draw(); } }).observe(stage);
+    new ResizeObserver(() => { const w = stage.clientWidth; if (w && w !== stageW) { stageW = w; draw(); } }).observe(stage);
   }
 
   function update(series, extra = {}) {
     data = seriesDefs.map((_, i) => (series[i] || []).map((p) => ({ x: Number(p.x), y: Number(p.y) })));
     if (extra.guides) guides = extra.guides;
     draw();
-    buildTable();
+    if (details.open) buildTable(); else tableStale = true;
   }
 
   return {
