@@ -13,7 +13,7 @@ import { launch, byTestId, assertNoIssues, axeViolations, formatAxe, toLatinDigi
 import { openLesson, waitLesson, heatmapValues, DIGITS } from './lesson-helpers.mjs';
 import { launchPhone, overflowPx } from './phone.mjs';
 
-const T = { timeout: 120000 };
+const T = { timeout: 300000 };   // a hang detector on a loaded 2-core machine (one test ran past 120 s at load 18)
 const TEXT = Object.fromEntries(['fa', 'ar'].map((l) => [l, JSON.parse(readFileSync(path.join(REPO, `web/text/${l}/kvcache.json`), 'utf8'))]));
 const ERR = Object.fromEntries(['fa', 'ar'].map((l) => [l, JSON.parse(readFileSync(path.join(REPO, `web/text/${l}/err.json`), 'utf8'))]));
 // the words of a text before its first placeholder or markup (what the page must show)

@@ -28,7 +28,7 @@ export async function openLesson(b, lang, query = '', { viewport } = {}) {
 // not a speed check (the page budget is measured by engine/bench/page-metrics.mjs).
 // { all: false } waits without asking for the sections the reader has not neared (the
 // lazy-mount tests, which scroll to them themselves).
-export async function waitLesson(page, timeout = 60000, { all = true } = {}) {
+export async function waitLesson(page, timeout = 90000, { all = true } = {}) {
   return waitPage(page, 'lesson', timeout, { all });
 }
 
@@ -43,7 +43,7 @@ export async function mountAll(page, timeout = 60000) {
 // Wait for html[data-<kind>] (lesson | practice) and html[data-engine] to settle;
 // fail with everything the page logged when they do not become "ready". The page is first
 // asked to build every section or block (unless { all: false }).
-export async function waitPage(page, kind, timeout = 20000, { all = true } = {}) {
+export async function waitPage(page, kind, timeout = 90000, { all = true } = {}) {
   if (all) await mountAll(page, timeout);
   const why = () => JSON.stringify(page.issues ? page.issues() : {}, null, 1);
   try {

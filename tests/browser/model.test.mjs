@@ -14,7 +14,7 @@ import { launch, byTestId, assertNoIssues, axeViolations, formatAxe, toLatinDigi
 import { waitLesson, heatmapValues } from './lesson-helpers.mjs';
 import { launchPhone, overflowPx } from './phone.mjs';
 
-const T = { timeout: 180000 };
+const T = { timeout: 300000 };   // a hang detector on a loaded 2-core machine
 const TEXT = Object.fromEntries(['fa', 'ar'].map((l) => [l, JSON.parse(readFileSync(path.join(REPO, `web/text/${l}/model.json`), 'utf8'))]));
 // the words of a text before its first placeholder or markup (what the page must show)
 const head = (s) => s.split(/[[$`*(]/)[0].trim();

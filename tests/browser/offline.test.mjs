@@ -14,7 +14,8 @@ import { launch, newPage, url, assertNoIssues, byTestId, normaliseText, parseVis
 import { waitPage, SECTION_IDS } from './lesson-helpers.mjs';
 import { writeServiceWorker, MODELS_DIR } from '../../build-scripts/sw-manifest.mjs';
 
-const T = { timeout: 60000 };
+// hang detectors for a loaded 2-core machine (each test loads whole pages several times)
+const T = { timeout: 240000 };
 const PRACTICE_IDS = ['cards', 'exercises', 'myth', 'progress', 'quiz', 'try'];
 // SITE_DIR (as for build-scripts/serve.mjs) tests another copy of the site.
 const SITE = process.env.SITE_DIR ? path.resolve(process.env.SITE_DIR) : path.join(REPO, 'build', 'site');
@@ -62,7 +63,7 @@ async function assertNoNetwork() {
   assert.match(r, /^failed/, `the network is off for the worker (probe: ${r})`);
 }
 
-async function waitFor(fn, what, timeout = 20000) {
+async function waitFor(fn, what, timeout = 60000) {
   const end = Date.now() + timeout;
   for (;;) {
     const v = await fn();
@@ -135,7 +136,7 @@ test('first online visit: the worker installs, precaches the whole site and cont
 });
 
 // Seven page loads (the lessons now have 12 chapters): 25-40 s quiet, past 60 s at load 17.
-test('offline: every page loads from the cache and works (engine, fonts, KaTeX, text, ts-fsrs)', { timeout: 180000 }, async () => {
+test('offline: every page loads from the cache and works (engine, fonts, KaTeX, text, ts-fsrs)', { timeout: 360000 }, async () => {
   await b.context.setOffline(true);
   try {
     // The Persian lesson with its state in the query: the page and the live engine value.
