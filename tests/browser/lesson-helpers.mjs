@@ -16,11 +16,34 @@ export const DIGITS = {
 // Open a lesson page, ask it to build every section (sections mount as the reader nears them,
 // pages/lazy-mount.mjs; the tests read all of them) and wait until web/js/pages/lesson.mjs
 // says every section mounted (html[data-lesson]) and the engine answered (html[data-engine]).
-export async function openLesson(b, lang, query = '', { viewport } = {}) {
+// A query whose #hash names a section (the tests of one section) waits for that section alone,
+// as a reader following a shared link gets it: building all seventeen (chapter 13 loads a model
+// and scores it) cost each such test seconds and most of the suite's CPU. { all: true } builds
+// every section anyway.
+export async function openLesson(b, lang, query = '', { viewport, all } = {}) {
   const page = await newPage(b, { viewport });
   await page.goto(url(`/${lang}/index.html${query}`), { waitUntil: 'load' });
-  await waitLesson(page);
+  const section = SECTIONS.find((s) => query.endsWith(`#${s.id}`))?.id;
+  if (section && !all) await waitSection(page, section);
+  else await waitLesson(page);
   return page;
+}
+
+// Wait until the section `id` has mounted (data-state, set by pages/lazy-mount.mjs and mountPart)
+// and the engine answered; fail with what the page logged when it does not become ready.
+export async function waitSection(page, id, timeout = 60000) {
+  try {
+    await page.waitForFunction((id) => {
+      const s = document.getElementById(id)?.dataset.state, e = document.documentElement.dataset.engine;
+      return s && s !== 'pending' && s !== 'loading' && e && e !== 'loading';
+    }, id, { timeout });
+  } catch (e) {
+    const d = await page.evaluate((id) => ({ section: document.getElementById(id)?.dataset.state, engine: document.documentElement.dataset.engine }), id).catch(() => ({}));
+    throw new Error(`${page.url()}: section ${id} is ${d.section}, engine ${d.engine} after ${timeout} ms; page issues: ${JSON.stringify(page.issues?.() ?? {}, null, 1)}`);
+  }
+  const d = await page.evaluate((id) => ({ section: document.getElementById(id).dataset.state, engine: document.documentElement.dataset.engine }), id);
+  assert.equal(d.section, 'ready', `section ${id} is ${d.section}; page issues: ${JSON.stringify(page.issues?.() ?? {}, null, 1)}`);
+  assert.equal(d.engine, 'ready', `html[data-engine] is ${d.engine}`);
 }
 
 // 60 s: on the shared 2-core machine at load average ~50 the lesson (old or new, measured

@@ -101,6 +101,7 @@ export function lazyMount({ ids, mount, urgent = [], followHash = () => {}, root
     const part = document.getElementById(id);
     if (part) keyboardStop(part.querySelector(':scope > .section-loading'), () => start(id), () => part);
   }
+  holdTabWhileNextMounts(ids, start);
   // (then the items inside parts that wait for the reader too: buildWhenNear below)
   const mountAll = () => Promise.all(ids.map(start)).then(buildAllItems);
   mountAllWhenNeeded(mountAll, () => { release.settle(); followHash(); });
@@ -159,9 +160,10 @@ if (typeof window !== 'undefined') {
   }, true);
 }
 const TABBABLE = 'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), summary, [tabindex]:not([tabindex="-1"])';
+const tabStops = (part) => [...part.querySelectorAll(TABBABLE)].filter((el) => el.tabIndex >= 0
+  && (el.checkVisibility ? el.checkVisibility({ visibilityProperty: true }) : el.getClientRects().length > 0));
 function enter(part, back) {
-  const stops = [...part.querySelectorAll(TABBABLE)].filter((el) => el.tabIndex >= 0
-    && (el.checkVisibility ? el.checkVisibility({ visibilityProperty: true }) : el.getClientRects().length > 0));
+  const stops = tabStops(part);
   let target = back ? stops[stops.length - 1] : stops[0];
   if (!target) {
     target = part.querySelector('h2, h3') || part;
@@ -169,6 +171,32 @@ function enter(part, back) {
   }
   target.focus();
 }
+// A part whose mount has started has lost its loading line (mountPart removes it before
+// mount() runs) and has no control until mount() ends: a held Tab leaving the part before it
+// went past it (chapter 14's summary, in a CI run). So Tab from a part's last stop (Shift+Tab
+// from its first) into a neighbour still mounting is held until the neighbour is built, and
+// the focus then enters it, as the loading line's stop does.
+function holdTabWhileNextMounts(ids, start) {
+  if (typeof window === 'undefined') return;
+  window.addEventListener('keydown', (e) => {
+    if (e.key !== 'Tab' || holding || e.defaultPrevented) return;
+    const a = document.activeElement;
+    const part = a && a.closest && a.closest('main > section[id]');
+    const i = part ? ids.indexOf(part.id) : -1;
+    const next = i >= 0 ? document.getElementById(ids[i + (e.shiftKey ? -1 : 1)]) : null;
+    if (!next || next.dataset.state !== 'loading') return;
+    const stops = tabStops(part);
+    if (a !== (e.shiftKey ? stops[0] : stops[stops.length - 1])) return;
+    e.preventDefault();
+    const back = e.shiftKey;
+    holding++;
+    Promise.resolve(start(next.id)).finally(() => {
+      holding--;
+      if (document.activeElement === a && next.isConnected) enter(next, back);
+    });
+  }, true);
+}
+
 // line: the placeholder that takes the focus; ready(): builds the part (a promise or not);
 // partOf(): the part built, to enter.
 function keyboardStop(line, ready, partOf) {
