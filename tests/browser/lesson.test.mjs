@@ -8,7 +8,7 @@ import {
 } from './helpers.mjs';
 import {
   openLesson, waitLesson, waitPage, sectionStates, heatmapValues, heatmapTexts, waitChange,
-  engineWorkedExample, intlFormat, SECTION_IDS, DIGITS,
+  engineWorkedExample, SECTION_IDS, DIGITS,
 } from './lesson-helpers.mjs';
 
 // a hang detector, not a speed check: openLesson alone may wait 60 s on a loaded machine
@@ -26,7 +26,7 @@ const text = async (page, id) => normaliseText(await byTestId(page, id).first().
 
 for (const lang of LANGS) {
   describe(`lesson ${lang}`, () => {
-    test(`${lang}: loads with lang/dir, every section mounted, no console error`, T, async () => {
+    test(`${lang}: loads with lang/dir, every section mounted, the worked example in ${DIGITS[lang].name} digits, no console error`, T, async () => {
       const page = await openLesson(b, lang);
       const attrs = await page.evaluate(() => ({ lang: document.documentElement.lang, dir: document.documentElement.dir }));
       assert.deepEqual(attrs, { lang, dir: 'rtl' });
@@ -38,32 +38,14 @@ for (const lang of LANGS) {
       const body = await page.evaluate(() => document.body.innerText);
       const missing = [...new Set(body.match(/⟦[^⟧]+⟧/g) || [])];
       assert.deepEqual(missing, [], 'no missing text keys on the page');
-      assertNoIssues(page);
-      await page.close();
-    });
-
-    test(`${lang}: worked example shows the engine's numbers in ${DIGITS[lang].name} digits`, T, async () => {
-      const page = await openLesson(b, lang);
+      // The worked example as a reader sees it: the numbers the prose quotes, in the page's
+      // digits, and the weights table in the page's script. (That they are the engine's:
+      // tests/node/worked-example-words.test.mjs and engine-api.test.mjs; that the table
+      // follows the engine after an edit: the s2 tests below.)
       const score = await text(page, 's2-sat-score');
       const pct = await text(page, 's2-sat-pct');
-      // The numbers the issue quotes, exactly as a reader sees them.
       assert.equal(score, EXPECT_SAT[lang].score, `s2-sat-score shows ${score}`);
       assert.match(pct, new RegExp(`^${EXPECT_SAT[lang].pct}\\s*٪$|^٪\\s*${EXPECT_SAT[lang].pct}$`), `s2-sat-pct shows ${pct}`);
-      // …and they are the engine's: recompute with engine.mjs in the page.
-      const ref = await engineWorkedExample(page);
-      const s = ref.scores.data[2 * 4 + 2];
-      const w = ref.weights.data[2 * 4 + 2];
-      assert.equal(score, normaliseText(intlFormat(lang, false, s, { maximumFractionDigits: 2 })));
-      assert.equal(Math.round(parseVisibleNumber(pct)), Math.round(w * 100));
-      // The whole weights heatmap, read from its data table, matches the engine.
-      const shown = await heatmapValues(page, 's2-weights');
-      assert.equal(shown.length, 4);
-      for (let i = 0; i < 4; i++) {
-        for (let j = 0; j < 4; j++) {
-          assert.ok(Math.abs(shown[i][j] - ref.weights.data[i * 4 + j]) <= 0.005 + 1e-9,
-            `weights[${i}][${j}] shows ${shown[i][j]}, engine ${ref.weights.data[i * 4 + j]}`);
-        }
-      }
       const cells = (await heatmapTexts(page, 's2-weights')).flat().join(' ');
       assert.match(cells, DIGITS[lang].re, 'table digits are in the page script');
       assert.doesNotMatch(cells, DIGITS[lang].other, 'no digits of another script in the table');
@@ -110,7 +92,7 @@ describe('lesson interactions (fa)', () => {
     await cell.fill('abc');
     await cell.press('Tab');
     const msg = byTestId(page, 's2-x-msg');
-    await page.waitForFunction((el) => el.textContent.trim().length > 0, await msg.elementHandle(), { timeout: 5000 });
+    await page.waitForFunction((el) => el.textContent.trim().length > 0, await msg.elementHandle());
     const m = await text(page, 's2-x-msg');
     assert.ok(m.length > 3, `message shown: ${m}`);
     assert.doesNotMatch(m, /⟦/, 'the message is translated');
