@@ -236,41 +236,32 @@ describe('lesson experiments (fa)', () => {
   const waitS4 = (page, ref) => page.waitForFunction((want) =>
     Math.abs(Number(document.querySelector('[data-testid="s4-max-weight"]')?.dataset.value) - want) <= 5e-6, ref.maxW);
 
-  test('s4: moving the d_k slider changes the heatmap and the stats (engine values)', T, async () => {
-    const page = await openLesson(b, 'fa');
-    const ref64 = await s4Reference(page, { n: 8, dk: 64, seed: 1, scale: 'off' });
-    await waitS4(page, ref64);
-    const before = await s4Read(page);
-    checkS4(before, ref64, 8, 'd_k 64');
-    assert.match(before.max, DIGITS.fa.re, 'stats in Persian digits');
-    const slider = byTestId(page, 's4-dk');
-    await slider.focus();
-    await page.keyboard.press('Home');          // d_k = 1, the smallest value
-    const ref1 = await s4Reference(page, { n: 8, dk: 1, seed: 1, scale: 'off' });
-    await waitS4(page, ref1);
-    const after = await s4Read(page);
-    assert.notDeepEqual(after.heat, before.heat, 'heatmap changed');
-    assert.notEqual(after.max, before.max, 'max weight changed');
-    assert.notEqual(after.entropy, before.entropy, 'entropy changed');
-    assert.equal(await slider.inputValue(), '0');
-    assert.match(page.url(), /[?&]s4\.dk=1(&|#|$)/, 'd_k is in the URL');
-    checkS4(after, ref1, 8, 'd_k 1');
-    // Unscaled logits grow with d_k, so the weights are sharper at 64 than at 1.
-    assert.ok(parseVisibleNumber(before.max) > parseVisibleNumber(after.max), 'max weight falls with d_k (unscaled)');
-    assertNoIssues(page);
-    await page.close();
-  });
-
-  test('s4: a URL with d_k, seed and scale restores them', T, async () => {
+  // One s4 journey: the state restored from a URL, then the slider moved by keyboard; both
+  // times the page shows the engine's numbers. (How they move with d_k and the scale, for every
+  // setting: tests/node/s4-compute.test.mjs.)
+  test('s4: a URL with d_k, seed and scale restores them; the d_k slider recomputes (engine values)', T, async () => {
     const page = await openLesson(b, 'fa', '?s4.dk=16&s4.seed=7&s4.scale=sqrt&s4.n=6#s4');
-    const out = await byTestId(page, 's4-dk').evaluate((i) => document.querySelector(`output[for="${i.id}"]`)?.textContent);
+    const slider = byTestId(page, 's4-dk');
+    const out = await slider.evaluate((i) => document.querySelector(`output[for="${i.id}"]`)?.textContent);
     assert.equal(normaliseText(out), '۱۶', `slider shows d_k ${out}`);
     assert.equal(parseVisibleNumber(await byTestId(page, 's4-seed').inputValue()), 7);
     assert.equal(parseVisibleNumber(await byTestId(page, 's4-n').inputValue()), 6);
     assert.equal(await byTestId(page, 's4-scale-sqrt').isChecked(), true);
-    const ref = await s4Reference(page, { n: 6, dk: 16, seed: 7, scale: 'sqrt' });
-    await waitS4(page, ref);
-    checkS4(await s4Read(page), ref, 6, 'restored');
+    const ref16 = await s4Reference(page, { n: 6, dk: 16, seed: 7, scale: 'sqrt' });
+    await waitS4(page, ref16);
+    const before = await s4Read(page);
+    checkS4(before, ref16, 6, 'restored');
+    assert.match(before.max, DIGITS.fa.re, 'stats in Persian digits');
+    await slider.focus();
+    await page.keyboard.press('Home');          // d_k = 1, the smallest value
+    const ref1 = await s4Reference(page, { n: 6, dk: 1, seed: 7, scale: 'sqrt' });
+    await waitS4(page, ref1);
+    const after = await s4Read(page);
+    assert.notDeepEqual(after.heat, before.heat, 'heatmap changed');
+    assert.equal(await slider.inputValue(), '0');
+    assert.match(page.url(), /[?&]s4\.dk=1(&|#|$)/, 'd_k is in the URL');
+    assert.match(page.url(), /[?&]s4\.seed=7\b/, 'the seed stays in the URL');
+    checkS4(after, ref1, 6, 'd_k 1');
     assertNoIssues(page);
     await page.close();
   });
