@@ -244,7 +244,7 @@ for (const lang of LANGS) {
       await tabTo(page, 's4-fold-tables-summary');
       await page.keyboard.press('Enter');
       assert.equal(await isOpen(page, 's4-fold-tables'), true);
-      await byTestId(page, 's4-table-a').waitFor({ state: 'visible', timeout: 20000 });
+      await byTestId(page, 's4-table-a').waitFor({ state: 'visible' });
       await until(page, () => /[?&]s4\.fold\.tables=1/.test(location.search));
       // Space toggles too (sweep)
       await byTestId(page, 's4-fold-sweep-summary').focus();
@@ -275,7 +275,7 @@ for (const lang of LANGS) {
     test(`${lang}: screenshots of the new sections and s4 at 360 and 1280 px`, T, async () => {
       for (const width of [1280, 360]) {
         const page = await openLesson(b, lang, '?intro.fold.refresher=1&s4.fold.tables=1', { viewport: { width, height: 900 } });
-        await byTestId(page, 's4-table-a').waitFor({ state: 'visible', timeout: 20000 });
+        await byTestId(page, 's4-table-a').waitFor({ state: 'visible' });
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
         assert.ok(overflow <= 1, `page is ${overflow} px wider than ${width} px`);
         for (const part of ['intro', 's4', 'summary', 'refs']) await shoot(page, part, lang, width, `#${part}`);

@@ -52,7 +52,7 @@ for (const lang of LANGS) {
     // killed: no error event, no reply ever. The page hears of it through the worker's Web Lock
     // (transport.mjs), with the stall watchdog at its default 90 s: the banner says so at once.
     await page.evaluate(() => window.__lesson.engine.worker.terminate());
-    await page.waitForFunction(() => document.querySelector('[data-testid="engine-restarted"]')?.textContent.trim(), null, { timeout: 20000 });
+    await page.waitForFunction(() => document.querySelector('[data-testid="engine-restarted"]')?.textContent.trim(), null);
     assert.match((await byTestId(page, 'engine-restarted').textContent()).trim(), MESSAGE[lang].banner, 'the banner says what happened');
     assert.equal(await page.evaluate((w) => w !== window.__lesson.engine.worker, oldWorker), true, 'a new worker');
     assert.deepEqual(await upper(page), causalUpper, 'the last good result stays on screen');
@@ -60,7 +60,7 @@ for (const lang of LANGS) {
     // the learner changes an input: the computation goes to the new worker and works
     // (non-causal differs from causal at the 'sat' row)
     await byTestId(page, 's2-causal').uncheck();
-    await page.waitForFunction(() => document.querySelector('[data-testid="s2-status"]').textContent.trim() === '', null, { timeout: 20000 });
+    await page.waitForFunction(() => document.querySelector('[data-testid="s2-status"]').textContent.trim() === '', null);
     const recomputed = await waitChange(() => upper(page), causalUpper);
     assert.ok(recomputed.some((x) => x > 0), 'recomputed without the mask after the restart');
     const after = await inputs(page);
@@ -76,13 +76,13 @@ for (const lang of LANGS) {
     // a stuck worker (alive, never answering): only the stall watchdog, shortened here, tells
     await page.evaluate(() => { const e = window.__lesson.engine; e.stallMs = 1500; e.call('testCrash', { kind: 'hang' }).catch(() => {}); });
     await byTestId(page, 's2-causal').uncheck();   // queued behind the stuck call: fails
-    await byTestId(page, 's2-recompute').waitFor({ timeout: 20000 });
+    await byTestId(page, 's2-recompute').waitFor();
     assert.match((await statusText(page)).trim(), MESSAGE[lang].section);
     assert.deepEqual(await upper(page), causalUpper, 'nothing recomputed yet');
     const search = await page.evaluate(() => location.search);
     await byTestId(page, 's2-recompute').click();
     await page.waitForFunction(() => document.querySelector('#s2')?.dataset.state === 'ready'
-      && document.querySelector('[data-testid="s2-status"]')?.textContent.trim() === '', null, { timeout: 20000 });
+      && document.querySelector('[data-testid="s2-status"]')?.textContent.trim() === '', null);
     // (before reading the heatmaps: reading one opens its data table)
     assert.equal(await page.evaluate(() => document.activeElement?.id), 's2-h', 'focus on the section heading');
     const recomputed = await waitChange(() => upper(page), causalUpper);

@@ -52,7 +52,7 @@ const swState = (page) => page.evaluate(async () => {
 });
 
 // (the page registers its worker after a quiet stretch of 3 s: sw-register.mjs)
-const waitControlled = (page) => page.waitForFunction(() => !!navigator.serviceWorker.controller, null, { timeout: 40000 });
+const waitControlled = (page) => page.waitForFunction(() => !!navigator.serviceWorker.controller, null);
 
 // Is the network really off for the service worker itself (not only for the pages)?
 async function assertNoNetwork() {

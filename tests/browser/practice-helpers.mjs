@@ -24,7 +24,7 @@ export function typed(lang, x) {
 // through the exercise's generator (same id, same seed).
 export async function currentExercise(page) {
   const card = byTestId(page, 'practice-exercise');
-  await page.waitForFunction((el) => el.dataset.state === 'ready' && el.dataset.seed, await card.elementHandle(), { timeout: 15000 });
+  await page.waitForFunction((el) => el.dataset.state === 'ready' && el.dataset.seed, await card.elementHandle());
   const id = await card.getAttribute('data-id');
   const seed = Number(await card.getAttribute('data-seed'));
   const q = await page.evaluate(async ([id, seed]) => {
@@ -43,7 +43,7 @@ export async function solveExercise(page, lang) {
   await page.evaluate((el) => { el.textContent = ''; delete el.dataset.status; }, await fb.elementHandle());
   await byTestId(page, 'practice-answer-input').fill(typed(lang, ex.answer));
   await byTestId(page, 'practice-check').click();
-  await page.waitForFunction((el) => !!el.dataset.status, await fb.elementHandle(), { timeout: 5000 });
+  await page.waitForFunction((el) => !!el.dataset.status, await fb.elementHandle());
   assert.equal(await fb.getAttribute('data-status'), 'correct', `exercise ${ex.id} answered right`);
   return ex.id;
 }
@@ -99,6 +99,6 @@ export async function importFile(page, file) {
   await page.evaluate((el) => { el.textContent = ''; delete el.dataset.kind; delete el.dataset.code; }, await msg.elementHandle());
   const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.locator('label[for="progress-import-input"]').click()]);
   await chooser.setFiles(file);
-  await page.waitForFunction((el) => !!el.dataset.kind, await msg.elementHandle(), { timeout: 5000 });
+  await page.waitForFunction((el) => !!el.dataset.kind, await msg.elementHandle());
   return { kind: await msg.getAttribute('data-kind'), code: await msg.getAttribute('data-code'), text: await text(msg) };
 }

@@ -73,7 +73,7 @@ async function tryBlock(page, c) {
     const value = i === n - 1 ? 'c1' : 'c2';
     await click(exp.locator(`[data-testid="try-choice"][data-value="${value}"]`));
     await click(exp.locator('[data-testid="try-commit"]'));
-    await page.waitForFunction((el) => el.dataset.revealed === 'true', await exp.elementHandle(), { timeout: 20000 });
+    await page.waitForFunction((el) => el.dataset.revealed === 'true', await exp.elementHandle());
     await c.check(`committing ${value === 'c1' ? 'the right' : 'a wrong'} guess in ${id}`);
   }
 }
@@ -88,7 +88,7 @@ async function mythBlock(page, c) {
     await page.waitForFunction((el) => {
       const d = el.querySelector('[data-testid="myth-demo"]');
       return el.querySelector('[data-testid="myth-fact"]') && (!d || d.dataset.state === 'ready' || d.dataset.state === 'error');
-    }, await it.elementHandle(), { timeout: 20000 });
+    }, await it.elementHandle());
     await c.check(`opening myth ${await it.getAttribute('data-id')}`);
   }
 }
@@ -98,7 +98,7 @@ async function exerciseBlock(page, c) {
   for (const id of ids) {
     await byTestId(page, 'practice-exercise-select').selectOption(id);
     const card = byTestId(page, 'practice-exercise');
-    await page.waitForFunction(([el, id]) => el.dataset.id === id && el.dataset.state === 'ready', [await card.elementHandle(), id], { timeout: 20000 });
+    await page.waitForFunction(([el, id]) => el.dataset.id === id && el.dataset.state === 'ready', [await card.elementHandle(), id]);
     await byTestId(page, 'practice-answer-input').fill('۱۲۳۴۵۶۷۸۹');
     await click(byTestId(page, 'practice-check'));
     await page.waitForFunction((el) => !!el.dataset.status, await byTestId(page, 'practice-feedback').elementHandle());

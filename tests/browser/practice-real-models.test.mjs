@@ -44,7 +44,7 @@ async function openMyth(page, id) {
   await item.locator('[data-testid="myth-fact"]').waitFor();
   if (await item.locator('[data-testid="myth-demo"]').count()) {
     await page.waitForFunction((el) => ['ready', 'error'].includes(el.querySelector('[data-testid="myth-demo"]').dataset.state),
-      await item.elementHandle(), { timeout: 30000 });
+      await item.elementHandle());
     assert.equal(await item.locator('[data-testid="myth-demo"]').getAttribute('data-state'), 'ready', `${id}: demo ran`);
   }
   return item;
@@ -54,7 +54,7 @@ async function showExercise(page, id) {
   await byTestId(page, 'practice-exercise-select').selectOption(id);
   const card = byTestId(page, 'practice-exercise');
   await page.waitForFunction(([el, id]) => el.dataset.id === id && el.dataset.state === 'ready' && el.dataset.seed,
-    [await card.elementHandle(), id], { timeout: 20000 });
+    [await card.elementHandle(), id]);
   return card;
 }
 
@@ -75,7 +75,7 @@ async function answer(page, value) {
   await page.evaluate((el) => { el.textContent = ''; delete el.dataset.status; }, await fb.elementHandle());
   await byTestId(page, 'practice-answer-input').fill(value);
   await byTestId(page, 'practice-check').click();
-  await page.waitForFunction((el) => !!el.dataset.status, await fb.elementHandle(), { timeout: 10000 });
+  await page.waitForFunction((el) => !!el.dataset.status, await fb.elementHandle());
   return { status: await fb.getAttribute('data-status'), text: normaliseText(await fb.textContent()) };
 }
 

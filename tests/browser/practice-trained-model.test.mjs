@@ -22,7 +22,7 @@ async function answer(page, value) {
   await page.evaluate((el) => { el.textContent = ''; delete el.dataset.status; }, await fb.elementHandle());
   await byTestId(page, 'practice-answer-input').fill(value);
   await byTestId(page, 'practice-check').click();
-  await page.waitForFunction((el) => !!el.dataset.status, await fb.elementHandle(), { timeout: 20000 });
+  await page.waitForFunction((el) => !!el.dataset.status, await fb.elementHandle());
   return fb.getAttribute('data-status');
 }
 
@@ -35,7 +35,7 @@ for (const lang of LANGS) {
     await byTestId(page, 'practice-exercise-select').selectOption(ID);
     const card = byTestId(page, 'practice-exercise');
     await page.waitForFunction(([el, id]) => el.dataset.id === id && el.dataset.state === 'ready' && el.dataset.seed,
-      [await card.elementHandle(), ID], { timeout: 30000 });
+      [await card.elementHandle(), ID]);
     const prompt = normaliseText(await byTestId(page, 'practice-prompt').textContent());
     assert.ok(SCRIPT.test(prompt) && !/\[[A-Za-z]\w*\]/.test(prompt) && !prompt.includes('⟦'), `${lang} prompt: ${prompt}`);
 

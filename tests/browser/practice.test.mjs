@@ -47,7 +47,7 @@ async function answer(page, value) {
   await page.evaluate((el) => { el.textContent = ''; delete el.dataset.status; }, await fb.elementHandle());
   await input.fill(value);
   await byTestId(page, 'practice-check').click();
-  await page.waitForFunction((el) => !!el.dataset.status, await fb.elementHandle(), { timeout: 5000 });
+  await page.waitForFunction((el) => !!el.dataset.status, await fb.elementHandle());
   return { status: await fb.getAttribute('data-status'), kind: await fb.getAttribute('data-kind'), text: await text(fb) };
 }
 
@@ -286,7 +286,7 @@ describe('practice progress (fa)', () => {
       await page.evaluate((el) => { el.textContent = ''; delete el.dataset.kind; }, await msg.elementHandle());
       const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.locator('label[for="progress-import-input"]').click()]);
       await chooser.setFiles(f);
-      await page.waitForFunction((el) => !!el.dataset.kind, await msg.elementHandle(), { timeout: 5000 });
+      await page.waitForFunction((el) => !!el.dataset.kind, await msg.elementHandle());
       return { kind: await msg.getAttribute('data-kind'), code: await msg.getAttribute('data-code'), text: await text(msg) };
     };
     const ok = await importFile(file);
@@ -331,13 +331,13 @@ describe('practice accessibility', () => {
       await page.waitForFunction(() => {
         const d = document.querySelector('[data-testid="myth-demo"]');
         return d && d.dataset.state !== 'loading';
-      }, null, { timeout: 15000 });
+      }, null);
       await byTestId(page, 'quiz-start').click();
       await byTestId(page, 'quiz-question').first().waitFor();
       const exp = byTestId(page, 'try-experiment').first();
       await exp.locator('[data-testid="try-choice"]').first().check();
       await exp.locator('[data-testid="try-commit"]').click();
-      await page.waitForFunction((el) => el.dataset.revealed === 'true', await exp.elementHandle(), { timeout: 15000 });
+      await page.waitForFunction((el) => el.dataset.revealed === 'true', await exp.elementHandle());
       // axe reads colours: every transition or animation that ends is brought to its end state
       // at once (waiting for them did not end under load; an endless one, a spinner, runs on)
       await page.evaluate(() => { for (const a of document.getAnimations()) if (a.effect?.getComputedTiming().endTime !== Infinity) a.finish(); });

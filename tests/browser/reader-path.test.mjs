@@ -66,13 +66,13 @@ for (const lang of LANGS) {
     await page.evaluate((id) => document.getElementById(id).scrollIntoView(), target);
     await page.waitForFunction((id) => document.getElementById(id).dataset.state === 'ready', target, { timeout: 60000 });
     await page.evaluate((id) => document.getElementById(id).scrollIntoView(), target);
-    await page.waitForFunction((id) => document.documentElement.dataset.readingPlace === id, target, { timeout: 30000 });
+    await page.waitForFunction((id) => document.documentElement.dataset.readingPlace === id, target);
 
     const title = normaliseText(await page.locator(`#${target} > h2`).textContent());
     const check = async (how) => {
       await firstScreen(page);
       const offer = byTestId(page, 'resume-offer');
-      await offer.waitFor({ state: 'visible', timeout: 30000 }).catch(async (e) => {
+      await offer.waitFor({ state: 'visible' }).catch(async (e) => {
         const st = await page.evaluate((k) => [location.href, scrollY, localStorage.getItem(k),
           document.querySelectorAll('[data-testid="resume-offer"]').length, document.querySelector('.site-header')?.innerHTML.slice(0, 300)], PLACE_KEY);
         st.push(page.issues());
@@ -91,7 +91,7 @@ for (const lang of LANGS) {
     const offer = await check('reopen');
     await shot(page, `${lang}-390-offer`);
     await byTestId(page, 'resume-go').tap();
-    await offer.waitFor({ state: 'detached', timeout: 30000 });
+    await offer.waitFor({ state: 'detached' });
     await page.waitForFunction((id) => document.getElementById(id).dataset.state === 'ready', target, { timeout: 60000 });
     // the place holds while the sections around it mount
     await page.waitForFunction(() => !document.documentElement.classList.contains('lesson-mounting') ||
@@ -126,12 +126,12 @@ for (const lang of LANGS) {
     await page.reload();
     await firstScreen(page);
     const note = byTestId(page, 'resume-notice');
-    await note.waitFor({ state: 'visible', timeout: 30000 });
+    await note.waitFor({ state: 'visible' });
     assert.equal(normaliseText(await note.textContent()), normaliseText(texts[lang]['path.resume.corrupt']));
     assert.equal(await byTestId(page, 'resume-offer').count(), 0);
     // reading on saves a good copy again
     await page.evaluate(() => document.getElementById('s2').scrollIntoView());
-    await page.waitForFunction(() => document.documentElement.dataset.readingPlace, null, { timeout: 30000 });
+    await page.waitForFunction(() => document.documentElement.dataset.readingPlace, null);
     await page.reload();
     await firstScreen(page);
     assert.equal(await byTestId(page, 'resume-notice').count(), 0);

@@ -83,20 +83,7 @@ after(async () => {
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-test('the build refuses a test edition with a key missing (parity is checked for every pair)', T, () => {
-  const textDir = path.join(dir, 'text-missing');
-  fs.cpSync(path.join(dir, 'text'), textDir, { recursive: true });
-  const file = path.join(textDir, CODE, 'site.json');
-  const data = JSON.parse(fs.readFileSync(file, 'utf8'));
-  delete data['site.title'];
-  fs.writeFileSync(file, JSON.stringify(data));
-  const r = spawnSync(process.execPath, [path.join(REPO, 'build-scripts', 'make-site.mjs'), '--check-only',
-    '--text-dir', textDir, '--extra-languages', path.join(dir, 'extra-languages.mjs')], { encoding: 'utf8' });
-  assert.notEqual(r.status, 0);
-  assert.match(r.stderr, new RegExp(`key "site\\.title" exists in fa but not in ${CODE}`));
-  assert.match(r.stderr, new RegExp(`key "site\\.title" exists in ar but not in ${CODE}`));
-});
-
+// (the build refusing a third edition with a key missing: tests/node/make-site-extra-language.test.mjs)
 for (const [kind, file] of [['lesson', 'index.html'], ['practice', 'practice.html']]) {
   test(`the test edition's ${kind} page: ltr, its own digits, every key, no console error`, T, async () => {
     const page = await newPage(b);
