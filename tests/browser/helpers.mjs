@@ -226,6 +226,15 @@ export function normaliseText(s) {
 
 export const byTestId = (root, id) => root.locator(`[data-testid="${id}"]`);
 
+/** Wait until the page's URL matches `re`: sliders write the URL once they rest (state.mjs setLater). */
+export async function waitForUrl(page, re, what = String(re)) {
+  try {
+    await page.waitForFunction(([src, flags]) => new RegExp(src, flags).test(location.href), [re.source, re.flags]);
+  } catch (e) {
+    throw new Error(`URL never matched ${what}: ${page.url()} (${e.message.split('\n')[0]})`);
+  }
+}
+
 /** Type into a text field the way a learner commits a value: fill it, then press Enter. */
 export async function typeInto(page, testid, text) {
   const input = byTestId(page, testid);

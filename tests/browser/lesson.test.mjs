@@ -4,7 +4,7 @@ import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   launch, newPage, url, assertNoIssues, byTestId, parseVisibleNumber, normaliseText, digitScript, LANGS,
-  toLatinDigits as toLatin,
+  toLatinDigits as toLatin, waitForUrl,
 } from './helpers.mjs';
 import {
   openLesson, waitLesson, waitPage, sectionStates, heatmapValues, heatmapTexts, waitChange,
@@ -259,7 +259,7 @@ describe('lesson experiments (fa)', () => {
     const after = await s4Read(page);
     assert.notDeepEqual(after.heat, before.heat, 'heatmap changed');
     assert.equal(await slider.inputValue(), '0');
-    assert.match(page.url(), /[?&]s4\.dk=1(&|#|$)/, 'd_k is in the URL');
+    await waitForUrl(page, /[?&]s4\.dk=1(&|#|$)/, 'd_k is in the URL');
     assert.match(page.url(), /[?&]s4\.seed=7\b/, 'the seed stays in the URL');
     checkS4(after, ref1, 6, 'd_k 1');
     assertNoIssues(page);

@@ -8,7 +8,7 @@ import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { launch, newPage, url, byTestId, LANGS, REPO, normaliseText } from './helpers.mjs';
+import { launch, newPage, url, byTestId, LANGS, REPO, normaliseText, waitForUrl } from './helpers.mjs';
 import { waitLesson } from './lesson-helpers.mjs';
 
 const T = { timeout: 300000 };   // shared, loaded machine: generous, no timed assertion
@@ -47,7 +47,7 @@ for (const lang of LANGS) {
         assert.ok(g.cellH >= 24, `${lang} n=${n}: the row is ${g.cellH} px tall`);
         assert.ok(g.stageH - g.canvasH <= 4, `${lang} n=${n}: ${g.stageH - g.canvasH} px of blank box under the row`);
       }
-      assert.match(page.url(), /[?&]s3\.n=2048\b/, 'the slider writes n to the URL');
+      await waitForUrl(page, /[?&]s3\.n=2048\b/, 'the slider writes n to the URL');
       await page.close();
     });
 

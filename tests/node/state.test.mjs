@@ -68,3 +68,16 @@ test('a matrix value beyond float32 range is refused, not turned into Infinity',
   assert.equal(decodeMatrix('1x2_-1e39_0'), null);
   assert.deepEqual(Array.from(decodeMatrix('1x2_3.4e38_0').data), [Math.fround(3.4e38), 0]);
 });
+
+test('setLater gathers a slider\'s moves into one write once it rests; a direct set of the same key in between wins', async () => {
+  browser.setSearch('');
+  const st = scoped('model');
+  st.setLater({ text: 'abc', pos: null });
+  st.setLater({ text: 'abcd' });
+  assert.equal(st.get('text', ''), '', 'nothing is written while the input moves');
+  st.set('pos', 3);                      // a click on a position right after typing
+  await new Promise((r) => setTimeout(r, 200));
+  assert.equal(st.get('text', ''), 'abcd', 'the latest value is written');
+  assert.equal(st.get('pos', 0), 3, 'the gathered pos: null does not undo the later click');
+  st.reset();
+});

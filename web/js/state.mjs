@@ -127,11 +127,17 @@ export function scoped(section) {
     clearTimeout(timer);
     timer = setTimeout(() => { const kv = pending; pending = null; setParams(section, kv); }, 150);
   };
+  // A direct write wins over a gathered one still waiting for the same key
+  // (typing a text schedules pos: null; a click on a position right after sets pos).
+  const dropPending = (keys) => {
+    if (!pending) return;
+    for (const k of keys) delete pending[k];
+  };
   return {
     section,
     get: (key, def) => getParam(section, key, def),
-    set: (key, value) => setParam(section, key, value),
-    setMany: (obj) => setParams(section, obj),
+    set: (key, value) => { dropPending([key]); setParam(section, key, value); },
+    setMany: (obj) => { dropPending(Object.keys(obj)); setParams(section, obj); },
     setLater,
     getMatrix: (key, def) => getMatrix(section, key, def),
     setMatrix: (key, m) => setMatrix(section, key, m),
