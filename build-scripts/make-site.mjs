@@ -14,7 +14,7 @@
 //                             MANIFEST lists every other file of the site, its VERSION hashes
 //                             all of them; see web/README.md, "Offline")
 // Template placeholders: {{head}} (web/pages/_head.html) {{lessonToc}} {{lessonSections}}
-// (the lesson's contents <li>s and <section> slots, from web/js/lesson-sections.mjs) {{lang}} {{dir}} {{title}} {{font}} {{titles}} {{descriptions}} {{csp}}
+// (the lesson's contents <li>s and <section> slots, from web/js/lesson/lesson-sections.mjs) {{lang}} {{dir}} {{title}} {{font}} {{titles}} {{descriptions}} {{csp}}
 // {{t:key}} (a prose key as element content, `code` as <bdi dir="ltr">),
 // {{a:key}} (a prose key as plain escaped text, for attributes); {{t.ar:key}} / {{a.fa:key}}
 // take the key from that language's text instead of the page's (the bilingual chooser).
@@ -24,7 +24,7 @@
 // (build-scripts/text-checks.mjs); the site is still written so it can be inspected.
 //
 // Repeated blocks: {{#languages}}…{{/languages}} and {{#otherLanguages}}…{{/otherLanguages}}
-// (every edition of web/js/languages.mjs, or every edition but the page's) hold {{l.code}},
+// (every edition of web/js/i18n/languages.mjs, or every edition but the page's) hold {{l.code}},
 // {{l.dir}}, {{l.autonym}}, {{l.font}} and {{t.@:key}} / {{a.@:key}} (that edition's text).
 //
 // usage: node build-scripts/make-site.mjs [--out DIR] [--check-only] [--text-dir DIR]
@@ -35,11 +35,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pathToFileURL } from 'node:url';
 import { TERMS_FILE, checkTexts, checkTerms, checkPageHtml, loadTextDir } from './text-checks.mjs';
-import { LANGUAGES, language, languageCodes, otherLanguages } from '../web/js/languages.mjs';
+import { LANGUAGES, language, languageCodes, otherLanguages } from '../web/js/i18n/languages.mjs';
 import { writeServiceWorker, SW_SOURCE } from './sw-manifest.mjs';
 import { CSP } from './site-policy.mjs';
-import { SECTIONS, SECTION_NUMBERS } from '../web/js/lesson-sections.mjs';
-import { parseMarkup, markupPlain } from '../web/js/markup.mjs';
+import { SECTIONS, SECTION_NUMBERS } from '../web/js/lesson/lesson-sections.mjs';
+import { parseMarkup, markupPlain } from '../web/js/i18n/markup.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const WEB = path.join(ROOT, 'web');
@@ -79,7 +79,7 @@ function copyFile(src, dst) {
 }
 const esc = (s) => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
-// Plain HTML for a prose string in a static template (web/js/markup.mjs reads the markup, as the
+// Plain HTML for a prose string in a static template (web/js/i18n/markup.mjs reads the markup, as the
 // page does): `x` → <bdi dir="ltr">, **x** and $x$ → their text, the rest escaped.
 function staticText(s) {
   const html = (nodes) => nodes.map((n) => (n.type === 'code' ? `<bdi dir="ltr">${esc(markupPlain(n.parts))}</bdi>`
@@ -94,7 +94,7 @@ const plainText = (s) => markupPlain(String(s));
 const HEAD_PARTIAL = path.join(ROOT, 'web', 'pages', '_head.html');
 
 // The lesson's contents list and section slots, from the one list of sections
-// (web/js/lesson-sections.mjs), as template markup filled like the rest of the page.
+// (web/js/lesson/lesson-sections.mjs), as template markup filled like the rest of the page.
 const LESSON_PARTS = {
   // numbered chapters carry their number (li value); the way in and out carry none (class)
   lessonToc: SECTIONS.map((s) => (SECTION_NUMBERS[s.id]
@@ -266,9 +266,9 @@ if (!CHECK_ONLY) {
   fs.rmSync(OUT, { recursive: true, force: true });
   fs.mkdirSync(OUT, { recursive: true });
 
-  copyDir(path.join(WEB, 'js'), path.join(OUT, 'js'));
+  copyDir(path.join(WEB, 'js'), path.join(OUT, 'js'), (name) => !name.endsWith('.md'));   // the READMEs stay in the repo
   if (EXTRA_LANGUAGES.length) {
-    fs.appendFileSync(path.join(OUT, 'js', 'languages.mjs'), '\n// Test-only editions added by make-site --extra-languages (never in a real build).\n' +
+    fs.appendFileSync(path.join(OUT, 'js', 'i18n', 'languages.mjs'), '\n// Test-only editions added by make-site --extra-languages (never in a real build).\n' +
       `LANGUAGES.push(...${JSON.stringify(EXTRA_LANGUAGES)});\n`);
   }
   copyDir(path.join(WEB, 'css'), path.join(OUT, 'css'));

@@ -6,9 +6,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { language, languageCodes } from '../web/js/languages.mjs';
-import { parseMarkup, markupProblems, hasNode, markupPlain } from '../web/js/markup.mjs';
-import { SECTIONS } from '../web/js/lesson-sections.mjs';
+import { language, languageCodes } from '../web/js/i18n/languages.mjs';
+import { parseMarkup, markupProblems, hasNode, markupPlain } from '../web/js/i18n/markup.mjs';
+import { SECTIONS } from '../web/js/lesson/lesson-sections.mjs';
 
 // Latin words allowed OUTSIDE `isolates` / $math$ in prose: technical names
 // that read as one token. Anything longer than a word belongs in backticks.
@@ -37,7 +37,7 @@ export function latinOutsideIsolates(s, allow = LATIN_ALLOW) {
 
 const isProse = (key) => !key.startsWith('_');
 
-// Plural forms (web/js/i18n.mjs tPlural): a language holds only the Intl.PluralRules
+// Plural forms (web/js/i18n/i18n.mjs tPlural): a language holds only the Intl.PluralRules
 // categories it needs and falls back to <id>.other, so x.one may be missing elsewhere
 // as long as x.other is there.
 const PLURAL_FORM = /^(.*)\.(zero|one|two|few|many)$/;

@@ -1,6 +1,6 @@
 // The site's service worker: every page works offline once one page was opened online
 // (web/README.md, "Offline"). Served as build/site/sw.js, so its scope is the whole site.
-// Registered by web/js/sw-register.mjs.
+// Registered by web/js/pages/sw-register.mjs.
 //
 // build-scripts/make-site.mjs fills the two placeholders below: MANIFEST, every file of
 // build/site except this one (paths relative to the site root), and VERSION, a hash of all

@@ -120,7 +120,7 @@ function poolRunner({ n, d, causal, variant, size }) {
   let pool = null, call = null, last = null;
   return {
     async first() {
-      const { createEnginePool } = await import('/js/engine-pool.mjs');
+      const { createEnginePool } = await import('/js/engine-link/engine-pool.mjs');
       const { q, k, v } = await getInputs(n, d);
       pool = createEnginePool({ size });
       await pool.ready;
@@ -233,7 +233,7 @@ function ortRunner({ n, d, causal, threads }) {
 // chunked, rows checked against the engine's double reference with the same
 // options. ms: the attention only (performance.now(), wall), not the drawing.
 async function windowRun({ n, d, window = 0, size = 2, seed = 42 }) {
-  const { createEnginePool, checkRowsFor } = await import('/js/engine-pool.mjs');
+  const { createEnginePool, checkRowsFor } = await import('/js/engine-link/engine-pool.mjs');
   const pool = createEnginePool({ size });
   try {
     await pool.ready;
@@ -262,7 +262,7 @@ async function decodeBench({ S, d, headsQ, headsKv, minMs, minRuns }) {
 // engine.multiheadAttention 'reference' call in the page. kvBytesSent: the K/V bytes the
 // pool posted to its workers for one call (counted by the pool).
 async function headsBench({ L, S, d, headsQ, headsKv, causal = true, variant = 'chunked', size = 2, minTime, minRuns }) {
-  const { createEnginePool } = await import('/js/engine-pool.mjs');
+  const { createEnginePool } = await import('/js/engine-link/engine-pool.mjs');
   mainEngine = mainEngine || await loadEngine();
   const pool = createEnginePool({ size });
   try {

@@ -73,14 +73,6 @@ const progress = (s) => process.stderr.write(`bench: ${s}\n`);
 
 const loadAtStart = os.loadavg().map((x) => x.toFixed(2)).join(' ');
 const flops = (n, causal) => 4 * n * n * d * (causal ? 0.5 : 1);
-const OUR_KERNELS = [
-  { kernel: 'reference', variant: 'reference', causal: false },
-  { kernel: 'reference causal', variant: 'reference', causal: true },
-  { kernel: 'materialized', variant: 'materialized', causal: false },
-  { kernel: 'causal', variant: 'materialized', causal: true },
-  { kernel: 'chunked', variant: 'chunked', causal: false },
-  { kernel: 'causal chunked', variant: 'chunked', causal: true },
-];
 
 // ------------------------------------------------------------------ measurements
 const rows = [];   // {n, kernel, causal, engine, where, threads, ms, gflops, ok, maxAbsDiff, memBytes, memHow, scratchBytes, ...}

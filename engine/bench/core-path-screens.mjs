@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // How long the lesson is on a phone: phone screens (390 × 844 CSS px, touch, device scale 3,
 // the phone walkthrough's device) per section, for the whole lesson and for its core path
-// (the sections marked `core` in web/js/lesson-sections.mjs; before that flag existed, pass
+// (the sections marked `core` in web/js/lesson/lesson-sections.mjs; before that flag existed, pass
 // --core s1,s2,s3,s4,s5,s6,summary). A measuring script, not a test.
 //
 //   node engine/bench/core-path-screens.mjs [--langs fa,ar] [--core ids] [--json FILE]
@@ -19,7 +19,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SECTIONS } from '../../web/js/lesson-sections.mjs';
+import { SECTIONS } from '../../web/js/lesson/lesson-sections.mjs';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const arg = (name, def) => { const i = process.argv.indexOf(`--${name}`); return i > 0 ? process.argv[i + 1] : def; };

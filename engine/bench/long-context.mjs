@@ -9,16 +9,16 @@
 //   {n, d, causal, workers, ms, gflops, scratchBytesPerWorker, refusedMessage,
 //    materialized: {state, needBytes, budgetBytes}, checksum, maxAbsDiffVsReference,
 //    peakHeap: {wasmBytesPerWorker, mainJsHeapBytes}, hardwareConcurrency, wallMs, site}
-// Options: --n N (default 131072), --lang <a code of web/js/languages.mjs> (default: the first), --no-causal, --json FILE,
+// Options: --n N (default 131072), --lang <a code of web/js/i18n/languages.mjs> (default: the first), --no-causal, --json FILE,
 //   --timeout-min M (default 20), --keep-open (debug: do not close the browser on failure).
 // Exit code 0 when the run finished, 1 otherwise.
 import { writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { defaultLanguage, languageCodes } from '../../web/js/languages.mjs';
+import { defaultLanguage, languageCodes } from '../../web/js/i18n/languages.mjs';
 import { spawnServe } from '../../build-scripts/static-server.mjs';
-import { localizeDigits } from '../../web/js/numerals.mjs';
+import { localizeDigits } from '../../web/js/i18n/numerals.mjs';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SITE = path.resolve(process.env.SITE_DIR || path.join(REPO, 'build', 'site'));

@@ -40,7 +40,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createRequire } from 'node:module';
-import { defaultLanguage } from '../../web/js/languages.mjs';
+import { defaultLanguage } from '../../web/js/i18n/languages.mjs';
 import { spawnServe } from '../../build-scripts/static-server.mjs';
 
 const require = createRequire(import.meta.url);

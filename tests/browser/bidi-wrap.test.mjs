@@ -9,7 +9,7 @@ import { launch, LANGS, assertNoIssues } from './helpers.mjs';
 import { openLesson } from './lesson-helpers.mjs';
 
 const T = { timeout: 180000 };
-const SHORT = 24;   // web/js/i18n.mjs SHORT_ISOLATE
+const SHORT = 24;   // web/js/i18n/i18n.mjs SHORT_ISOLATE
 
 let b;
 before(async () => { b = await launch(); });

@@ -8,7 +8,7 @@ import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, newPage, url, assertNoIssues, byTestId, parseVisibleNumber, normaliseText, LANGS, SCREENSHOT_DIR } from './helpers.mjs';
 import { waitLesson, DIGITS } from './lesson-helpers.mjs';
-import { SECTIONS } from '../../web/js/lesson-sections.mjs';
+import { SECTIONS } from '../../web/js/lesson/lesson-sections.mjs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -64,7 +64,7 @@ async function shoot(page, part, lang, width, selector) {
 async function engineReference(page) {
   return page.evaluate(async () => {
     const { loadEngine } = await import('/js/engine.mjs');
-    const { DEFAULT, computeExample, project } = await import('/js/worked-example.mjs');
+    const { DEFAULT, computeExample, project } = await import('/js/lesson/worked-example.mjs');
     const { SUMMARY_INPUTS: I } = await import('/js/sections/summary.mjs');
     const { PRESETS } = await import('/js/sections/kvcache-presets.mjs');
     const e = await loadEngine();

@@ -1,7 +1,7 @@
 // A crashed or stuck engine worker (issue 13): the page notices, says so in its language
 // (the section whose computation failed, and the #engine-status banner), replaces the worker,
 // and the learner's inputs stay as they were; the next computation works.
-// Three ways to break the worker (web/js/engine-client.mjs):
+// Three ways to break the worker (web/js/engine-link/engine-client.mjs):
 // - killed (worker.terminate(): no event at all; the worker's Web Lock tells the page at once),
 // - stuck (testCrash 'hang': only the stall watchdog tells; shortened through engine.stallMs),
 // - an uncaught error inside the worker (the Worker's `error` event; engine-worker's testCrash),

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { launch, newPage, url, LANGS } from './helpers.mjs';
 import { waitPage } from './lesson-helpers.mjs';
 import { launchPhone } from './phone.mjs';
-import { SECTIONS } from '../../web/js/lesson-sections.mjs';
+import { SECTIONS } from '../../web/js/lesson/lesson-sections.mjs';
 
 const T = { timeout: 600000 };   // hundreds of key presses on a shared machine: a hang detector
 

@@ -61,7 +61,7 @@ const recomputeExample = (page) => page.evaluate(async () => {
     }
     return { rows: a.rows, cols: b.cols, data: out };
   };
-  const { x } = (await import('/js/worked-example.mjs')).DEFAULT;   // the/cat/sat/down, as chapter 2
+  const { x } = (await import('/js/lesson/worked-example.mjs')).DEFAULT;   // the/cat/sat/down, as chapter 2
   const heads = [];
   for (const hd of [1, 2]) {
     const r = await e.attention({ q: mul(x, read(`heads-wq${hd}`)), k: mul(x, read(`heads-wk${hd}`)), v: mul(x, read(`heads-wv${hd}`)), returnWeights: true });

@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { launch, newPage, url, byTestId, LANGS, normaliseText as normalise } from './helpers.mjs';
 import { waitLesson, heatmapValues, heatmapTexts } from './lesson-helpers.mjs';
 import { launchPhone } from './phone.mjs';
-import { exampleWords } from '../../web/js/worked-example.mjs';
+import { exampleWords } from '../../web/js/lesson/worked-example.mjs';
 
 // generous: these runs share two cores with other work (no assertion depends on time)
 const T = { timeout: 300000 };
@@ -110,7 +110,7 @@ for (const lang of LANGS) {
         const vals = await heatmapValues(page, 's2-scores');
         const ref = await page.evaluate(async ({ huge }) => {
           const { loadEngine } = await import('/js/engine.mjs');
-          const { DEFAULT, computeExample } = await import('/js/worked-example.mjs');
+          const { DEFAULT, computeExample } = await import('/js/lesson/worked-example.mjs');
           const e = await loadEngine();
           const W = { rows: 3, cols: 2, data: Float32Array.from([100, 100, 100, 100, 100, 100]) };
           const x = huge ? { rows: 4, cols: 3, data: new Float32Array(12).fill(100) } : DEFAULT.x;

@@ -9,7 +9,7 @@ import { mkdtemp, rm, mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { languageCodes } from '../../web/js/languages.mjs';
+import { languageCodes } from '../../web/js/i18n/languages.mjs';
 
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const SCREENSHOT_DIR = path.join(REPO, 'build', 'screenshots');

@@ -1,9 +1,9 @@
 // Lesson-page helpers shared by the lesson, a11y and screenshot tests.
 import assert from 'node:assert/strict';
 import { newPage, url, byTestId, readTable } from './helpers.mjs';
-import { SECTIONS } from '../../web/js/lesson-sections.mjs';
+import { SECTIONS } from '../../web/js/lesson/lesson-sections.mjs';
 
-// Every <section> of the lesson page (web/js/lesson-sections.mjs), sorted (the tests compare
+// Every <section> of the lesson page (web/js/lesson/lesson-sections.mjs), sorted (the tests compare
 // sorted id lists); page order: SECTIONS.
 export const SECTION_IDS = SECTIONS.map((s) => s.id).sort();
 
@@ -132,7 +132,7 @@ export async function waitChange(fn, before, { timeout = 60000, interval = 100 }
 export async function engineWorkedExample(page, { causal = false } = {}) {
   return page.evaluate(async ({ causal }) => {
     const { loadEngine } = await import('/js/engine.mjs');
-    const { DEFAULT, computeExample } = await import('/js/worked-example.mjs');
+    const { DEFAULT, computeExample } = await import('/js/lesson/worked-example.mjs');
     const engine = await loadEngine();
     const r = await computeExample(engine, { ...DEFAULT, causal });
     const plain = (m) => ({ rows: m.rows, cols: m.cols, data: Array.from(m.data) });

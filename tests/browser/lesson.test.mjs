@@ -124,7 +124,7 @@ describe('lesson interactions (fa)', () => {
     const shown = await heatmapValues(page, 's2-weights');
     const ref = await page.evaluate(async () => {
       const { loadEngine } = await import('/js/engine.mjs');
-      const { DEFAULT, computeExample } = await import('/js/worked-example.mjs');
+      const { DEFAULT, computeExample } = await import('/js/lesson/worked-example.mjs');
       const x = { rows: 4, cols: 3, data: Float32Array.from([1, 0, 0, 0, 1, 0, 2, 1, 1, 0, 0, 1]) };
       const r = await computeExample(await loadEngine(), { ...DEFAULT, x, causal: true });
       return Array.from(r.weights.data);

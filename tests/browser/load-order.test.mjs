@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, newPage, url, assertNoIssues, LANGS } from './helpers.mjs';
-import { language } from '../../web/js/languages.mjs';
+import { language } from '../../web/js/i18n/languages.mjs';
 
 const T = { timeout: 120000 };
 let b;
@@ -45,7 +45,7 @@ for (const lang of LANGS) {
       assert.deepEqual(early, ['/js/pages/boot.mjs'], 'scripts requested before the first paint');
       // the page script, its prose and KaTeX after it, and after the page font arrived
       const lastFont = Math.max(...fonts.map((x) => x.end));
-      for (const later of [entry, `/text/${lang}.json`, '/vendor/katex/katex.mjs', '/js/i18n.mjs']) {
+      for (const later of [entry, `/text/${lang}.json`, '/vendor/katex/katex.mjs', '/js/i18n/i18n.mjs']) {
         const r = at(later);
         assert.ok(r.start >= fcp, `${later} requested at ${r.start.toFixed(0)} ms, after the first paint at ${fcp.toFixed(0)} ms`);
         assert.ok(r.start >= lastFont, `${later} requested after the page font arrived (${lastFont.toFixed(0)} ms)`);

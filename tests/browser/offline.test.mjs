@@ -1,4 +1,4 @@
-// Offline support (web/sw.js, registered by web/js/sw-register.mjs): after one online
+// Offline support (web/sw.js, registered by web/js/pages/sw-register.mjs): after one online
 // visit, every page of the site loads and works with the network switched off, and
 // the learner gets edits and new builds when online again.
 // One browser (fresh profile) for the first three tests, which run in order; the last

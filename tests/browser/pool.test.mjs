@@ -1,4 +1,4 @@
-// The engine pool (web/js/engine-pool.mjs) in Chromium: what only a browser shows. The
+// The engine pool (web/js/engine-link/engine-pool.mjs) in Chromium: what only a browser shows. The
 // splits, shapes, errors, cancel and default size run in Node on the real engine behind fake
 // workers (tests/node/pool.test.mjs, pool-heads.test.mjs); here, Chromium picks the
 // relaxed-SIMD build in the page and in every real pool worker, and it matches the reference.
@@ -16,7 +16,7 @@ test.before(async () => {
   // the chooser is the lightest page of the site: the pool and the engine are imported into it
   await page.goto(url('/index.html'), { waitUntil: 'load' });
   await page.evaluate(async () => {
-    const { createEnginePool } = await import('/js/engine-pool.mjs');
+    const { createEnginePool } = await import('/js/engine-link/engine-pool.mjs');
     const { loadEngine } = await import('/js/engine.mjs');
     window.__t = { createEnginePool, engine: await loadEngine(), pools: {} };
   });

@@ -3,7 +3,7 @@
 // the flashcard on screen, answer quiz questions, commit a guess, import a file.
 import assert from 'node:assert/strict';
 import { byTestId, normaliseText, toLatinDigits } from './helpers.mjs';
-import { numberLocale } from '../../web/js/languages.mjs';
+import { numberLocale } from '../../web/js/i18n/languages.mjs';
 import { waitPage } from './lesson-helpers.mjs';
 
 export const KEY = 'attn-lesson.progress';   // web/js/store/progress.mjs

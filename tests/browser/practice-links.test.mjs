@@ -51,7 +51,7 @@ async function follow(link, lang, what) {
 // Whether the lesson page has the section the item links to (lesson-links.mjs, lesson-sections.mjs).
 const onLessonPage = (page, kind, id) => page.evaluate(async ([kind, id]) => {
   const { lessonTarget } = await import('/js/practice/lesson-links.mjs');
-  const { SECTIONS } = await import('/js/lesson-sections.mjs');
+  const { SECTIONS } = await import('/js/lesson/lesson-sections.mjs');
   return SECTIONS.some((s) => s.id === lessonTarget(kind, id)?.section);
 }, [kind, id]);
 

@@ -19,8 +19,8 @@ import { fileURLToPath } from 'node:url';
 import { launch, newPage, url, byTestId, LANGS, SCREENSHOT_DIR, assertNoIssues, normaliseText, toLatinDigits } from './helpers.mjs';
 import { launchPhone } from './phone.mjs';
 import { DIGITS } from './lesson-helpers.mjs';
-import { SECTIONS } from '../../web/js/lesson-sections.mjs';
-import { chapterMinutes } from '../../web/js/reading-time.mjs';
+import { SECTIONS } from '../../web/js/lesson/lesson-sections.mjs';
+import { chapterMinutes } from '../../web/js/lesson/reading-time.mjs';
 import { loadTextDir } from '../../build-scripts/text-checks.mjs';
 import { PLACE_KEY } from '../../web/js/store/reading-place.mjs';
 

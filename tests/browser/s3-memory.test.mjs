@@ -66,7 +66,7 @@ for (const lang of LANGS) {
       // the same two runs with the engine module itself (every n, and the note's choice: s3-compute.test.mjs)
       const ref = await page.evaluate(async (n) => {
         const { loadEngine } = await import('/js/engine.mjs');
-        const { DEFAULT, computeExample } = await import('/js/worked-example.mjs');
+        const { DEFAULT, computeExample } = await import('/js/lesson/worked-example.mjs');
         const e = await loadEngine();
         const x = await computeExample(e, { ...DEFAULT });
         const d = { q: x.Q, k: x.K, v: x.V };

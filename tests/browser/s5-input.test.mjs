@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { launch, newPage, url, byTestId, LANGS, REPO, normaliseText, toLatinDigits } from './helpers.mjs';
 import { waitLesson } from './lesson-helpers.mjs';
-import { numberLocale } from '../../web/js/languages.mjs';
+import { numberLocale } from '../../web/js/i18n/languages.mjs';
 
 const T = { timeout: 300000 };   // shared, loaded machine: generous, no timed assertion
 const prose = (lang) => JSON.parse(readFileSync(path.join(REPO, 'build/site/text', `${lang}.json`), 'utf8'));

@@ -17,8 +17,8 @@ import path from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
 import { launch, newPage, assertNoIssues, REPO } from './helpers.mjs';
 import { waitPage } from './lesson-helpers.mjs';
-import { languageCodes } from '../../web/js/languages.mjs';
-import { toLatinDigits } from '../../web/js/numerals.mjs';
+import { languageCodes } from '../../web/js/i18n/languages.mjs';
+import { toLatinDigits } from '../../web/js/i18n/numerals.mjs';
 
 const T = { timeout: 240000 };
 const CODE = 'qaa';
@@ -131,5 +131,5 @@ test('every real edition links to the test edition in that build; build/site doe
   assertNoIssues(page);
   await page.close();
   assert.equal(fs.existsSync(path.join(REPO, 'build', 'site', CODE)), false, 'the shipped site has no test edition');
-  assert.ok(!fs.readFileSync(path.join(REPO, 'build', 'site', 'js', 'languages.mjs'), 'utf8').includes(CODE));
+  assert.ok(!fs.readFileSync(path.join(REPO, 'build', 'site', 'js', 'i18n', 'languages.mjs'), 'utf8').includes(CODE));
 });

@@ -80,7 +80,7 @@ for (const lang of ['fa', 'ar']) {
     // grey means different things on the two maps: masked (−∞) on the band, exactly zero
     // influence on the reach map, whose grey cells are not masked (review 15, fa #6)
     const keys = await page.evaluate(async () => {
-      const { t } = await import('/js/i18n.mjs');
+      const { t } = await import('/js/i18n/i18n.mjs');
       return { masked: t('site.maskedCell'), zero: t('window.reach.zeroCell') };
     });
     const legendOf = async (id) => normaliseText(await page.locator(`[data-testid="${id}"] .heatmap-legend-mask`).textContent());

@@ -5,7 +5,7 @@ import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, byTestId, LANGS, normaliseText, assertNoIssues } from './helpers.mjs';
 import { openLesson, heatmapValues, engineWorkedExample } from './lesson-helpers.mjs';
-import { exampleWords } from '../../web/js/worked-example.mjs';
+import { exampleWords } from '../../web/js/lesson/worked-example.mjs';
 
 const T = { timeout: 180000 };
 let b;

@@ -1,11 +1,11 @@
-// Exact score-matrix byte counts (web/js/byte-sizes.mjs) and their reading in a
-// unit, plus BigInt formatting and whole-number parsing in web/js/numerals.mjs
+// Exact score-matrix byte counts (web/js/lesson/byte-sizes.mjs) and their reading in a
+// unit, plus BigInt formatting and whole-number parsing in web/js/i18n/numerals.mjs
 // (issue 12, items 6 and 7: section 7's calculator).
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { scoreBytes, readable } from '../../web/js/byte-sizes.mjs';
-import { formatNumber, parseNumber } from '../../web/js/numerals.mjs';
-import { setText, t } from '../../web/js/i18n.mjs';
+import { scoreBytes, readable } from '../../web/js/lesson/byte-sizes.mjs';
+import { formatNumber, parseNumber } from '../../web/js/i18n/numerals.mjs';
+import { setText, t } from '../../web/js/i18n/i18n.mjs';
 import { DTYPES } from '../../web/js/sections/s7-quadratic-cost.mjs';
 import { loadTextDir } from '../../build-scripts/text-checks.mjs';
 import { fileURLToPath } from 'node:url';

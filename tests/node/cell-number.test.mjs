@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { numberForms, fitNumber } from '../../web/js/widgets/cell-number.mjs';
-import { formatNumber } from '../../web/js/numerals.mjs';
+import { formatNumber } from '../../web/js/i18n/numerals.mjs';
 
 const fmt = (lang) => (x, o) => formatNumber(x, { lang, ...o });
 const strip = (s) => s.replace(/[\u200e\u061c]/g, '');

@@ -7,8 +7,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { connectWorker } from '../../web/js/transport.mjs';
-import { charModelHandlers } from '../../web/js/char-model-worker.mjs';
+import { connectWorker } from '../../web/js/engine-link/transport.mjs';
+import { charModelHandlers } from '../../web/js/engine-link/char-model-worker.mjs';
 import { installFakeWorkers } from './fake-worker.mjs';
 import { loadEngine } from './engine-fixtures.mjs';
 

@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { createEngineClient } from '../../web/js/engine-client.mjs';
-import { charModelHandlers } from '../../web/js/char-model-worker.mjs';
+import { createEngineClient } from '../../web/js/engine-link/engine-client.mjs';
+import { charModelHandlers } from '../../web/js/engine-link/char-model-worker.mjs';
 import { installFakeWorkers } from './fake-worker.mjs';
 import { loadEngine } from './engine-fixtures.mjs';
 

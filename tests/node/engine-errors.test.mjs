@@ -131,7 +131,7 @@ test('the KV cache refuses a huge number of heads with TooLarge, before the heap
 
 test('every error code the engine can throw has a message in every language of the site', async () => {
   const { readFile } = await import('node:fs/promises');
-  const { LANGUAGES } = await import('../../web/js/languages.mjs');
+  const { LANGUAGES } = await import('../../web/js/i18n/languages.mjs');
   const codes = engine.errorCodes();
   // the five of engine.hpp, and the bindings' code for an engine defect
   for (const code of ['ShapeMismatch', 'ZeroDimension', 'NonFinite', 'TooLarge', 'BadArgument', 'Internal'])

@@ -8,9 +8,9 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { installFakeWorkers } from './fake-worker.mjs';
-import { createEngineClient } from '../../web/js/engine-client.mjs';
-import { createEnginePool } from '../../web/js/engine-pool.mjs';
-import { poolHandlers } from '../../web/js/pool-worker.mjs';
+import { createEngineClient } from '../../web/js/engine-link/engine-client.mjs';
+import { createEnginePool } from '../../web/js/engine-link/engine-pool.mjs';
+import { poolHandlers } from '../../web/js/engine-link/pool-worker.mjs';
 import { loadEngine, maxAbsDiff } from './engine-fixtures.mjs';
 
 // A test double of engine.mjs's API that records what reaches it and answers with zeros.

@@ -1,5 +1,5 @@
 // A stand-in for the browser's Worker in Node, so that the page side of the
-// transport (web/js/transport.mjs: engine-client.mjs, engine-pool.mjs) talks to a
+// transport (web/js/engine-link/transport.mjs: engine-client.mjs, engine-pool.mjs) talks to a
 // worker side served by the same module (serveWorker), over a real MessageChannel:
 // every message is structured-cloned (typed arrays transferred) as between threads.
 //
@@ -11,7 +11,7 @@
 //   installFakeWorkers(load, { locks })   // locks = new FakeLocks(): each worker's scope gets its
 //                                          // own client (navigator.locks); kill() and terminate()
 //                                          // release what it held, as a browser does when a context ends
-import { serveWorker } from '../../web/js/transport.mjs';
+import { serveWorker } from '../../web/js/engine-link/transport.mjs';
 
 /** Web Locks (exclusive mode, AbortSignal) shared by the page and the fake workers. */
 export class FakeLocks {

@@ -5,7 +5,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { gradeNumeric, toleranceFor } from '../../web/js/practice/grading.mjs';
-import { parseNumber, formatNumber } from '../../web/js/numerals.mjs';
+import { parseNumber, formatNumber } from '../../web/js/i18n/numerals.mjs';
 
 const STATUSES = ['correct', 'wrong', 'unparseable'];
 const expectedArb = fc.double({ min: -1e12, max: 1e12, noNaN: true });

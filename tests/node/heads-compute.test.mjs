@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { loadEngine, maxAbsDiff } from './engine-fixtures.mjs';
-import { DEFAULT } from '../../web/js/worked-example.mjs';
+import { DEFAULT } from '../../web/js/lesson/worked-example.mjs';
 import {
   HEAD_DEFAULTS, WO_DEFAULT, computeTwoHeads, computeGqa, computeGqaTable, meanPoolHeads, gqaInputs,
   divisors, groupsOf, headOf, attentionParams, difference,

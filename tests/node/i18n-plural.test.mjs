@@ -2,7 +2,7 @@
 // page language and falls back to key.other (Persian needs only .other; Arabic has six forms).
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { setText, pluralKey, tPlural } from '../../web/js/i18n.mjs';
+import { setText, pluralKey, tPlural } from '../../web/js/i18n/i18n.mjs';
 
 const ar = {
   'k.keys.one': 'مفتاحًا واحدًا',

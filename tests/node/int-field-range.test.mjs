@@ -6,7 +6,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { installFakeDom } from './fake-dom.mjs';
 import { intField } from '../../web/js/widgets/controls.mjs';
-import { parseNumber } from '../../web/js/numerals.mjs';
+import { parseNumber } from '../../web/js/i18n/numerals.mjs';
 
 const ctx = {
   tNode: (key, params = {}) => document.createTextNode(`${key} ${JSON.stringify(params)}`),

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import { loadEngine } from './engine-fixtures.mjs';
 import { kvCacheBytes, computeCalculator, computeCost, computeIntensity, computeTrace, traceStep, tokensKept, TRACE_SHAPE, handExample, HAND_MACHINE } from '../../web/js/sections/kvcache-compute.mjs';
 import { PRESETS, MODEL_KEYS } from '../../web/js/sections/kvcache-presets.mjs';
-import { formatNumber } from '../../web/js/numerals.mjs';
+import { formatNumber } from '../../web/js/i18n/numerals.mjs';
 
 const engine = await loadEngine();
 

@@ -1,8 +1,8 @@
-// The language registry (web/js/languages.mjs): its separators and digits are what Intl writes,
+// The language registry (web/js/i18n/languages.mjs): its separators and digits are what Intl writes,
 // lookups refuse inherited names, and an unknown code falls back to the default edition.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { LANGUAGES, language, isLanguage, languageCodes, defaultLanguage, otherLanguages, numberLocale, digitZero, preferredLanguage } from '../../web/js/languages.mjs';
+import { LANGUAGES, language, isLanguage, languageCodes, defaultLanguage, otherLanguages, numberLocale, digitZero, preferredLanguage } from '../../web/js/i18n/languages.mjs';
 
 test('every entry has the fields the build and the pages read', () => {
   for (const l of LANGUAGES) {

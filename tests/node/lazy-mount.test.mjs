@@ -11,8 +11,14 @@ const IDS = ['intro', 's1', 's2', 's3'];
 const WIDE = '100% 0px 100% 0px';
 let dom;
 let fresh = 0;
-// A fresh copy of the module each test (it keeps the practice items' observer at module level).
-const load = () => import(`../../web/js/pages/lazy-mount.mjs?copy=${++fresh}`);
+// A fresh copy of the module each test, with a set of items of its own (the page's set,
+// widgets/lazy-item.mjs pageItems, keeps its observer for the page's life).
+async function load() {
+  const n = ++fresh;
+  const m = await import(`../../web/js/pages/lazy-mount.mjs?copy=${n}`);
+  const items = (await import(`../../web/js/widgets/lazy-item.mjs?copy=${n}`)).createLazyItems();
+  return { ...m, lazyMount: (o) => m.lazyMount({ items, ...o }), buildWhenNear: items.buildWhenNear };
+}
 beforeEach(() => { dom = installFakeObservers(IDS); });
 afterEach(() => { dom.uninstall(); });
 

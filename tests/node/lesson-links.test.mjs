@@ -7,7 +7,7 @@ import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LESSON_SECTIONS, lessonTarget } from '../../web/js/practice/lesson-links.mjs';
-import { SECTIONS } from '../../web/js/lesson-sections.mjs';
+import { SECTIONS } from '../../web/js/lesson/lesson-sections.mjs';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 

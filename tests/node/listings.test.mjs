@@ -1,5 +1,5 @@
 // The code listings of section 9 run, exactly as the page shows them
-// (web/js/code-listings.mjs builds the text; nothing here retypes it):
+// (web/js/sections/s9-listings.mjs builds the text; nothing here retypes it):
 //   - the NumPy listing with python3 + NumPy (Debian python3-numpy, build-scripts/setup);
 //   - the JavaScript listing under Node, next to a copy of the built engine.
 // What each prints is compared with the engine on the worked example (causal).
@@ -12,8 +12,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadEngine } from './engine-fixtures.mjs';
-import { DEFAULT, computeExample } from '../../web/js/worked-example.mjs';
-import { jsListing, numpyListing } from '../../web/js/code-listings.mjs';
+import { DEFAULT, computeExample } from '../../web/js/lesson/worked-example.mjs';
+import { jsListing, numpyListing } from '../../web/js/sections/s9-listings.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SITE_JS = path.join(ROOT, 'build', 'site', 'js');

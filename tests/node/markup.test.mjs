@@ -1,8 +1,8 @@
-// The one markup parser (web/js/markup.mjs), which the page (i18n.mjs), the build's prose
+// The one markup parser (web/js/i18n/markup.mjs), which the page (i18n.mjs), the build's prose
 // checks (text-checks.mjs) and the static pages (make-site.mjs) all read prose with.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseMarkup, markupProblems, markupPlain, hasNode } from '../../web/js/markup.mjs';
+import { parseMarkup, markupProblems, markupPlain, hasNode } from '../../web/js/i18n/markup.mjs';
 import { checkMarkup, stripIsolates, latinOutsideIsolates } from '../../build-scripts/text-checks.mjs';
 
 test('parseMarkup reads code, math, bold, placeholders and escapes', () => {

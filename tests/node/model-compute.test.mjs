@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { test } from 'node:test';
 
 import { loadEngine } from './engine-fixtures.mjs';
-import { charModelHandlers } from '../../web/js/char-model-worker.mjs';
+import { charModelHandlers } from '../../web/js/engine-link/char-model-worker.mjs';
 import {
   loadModel, encode, decode, glyph, runText, topPredictions, rankOf, jobTarget, HEAD_JOBS, scoreText,
   heldOut, scoreHeldOut, withTemperature, draw, generate, scaleComparison,

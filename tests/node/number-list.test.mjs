@@ -3,7 +3,7 @@
 // number, as parseNumber reads it everywhere else in the lesson ("٠,٥" = 0.5, never 0 and 5).
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { parseNumber } from '../../web/js/numerals.mjs';
+import { parseNumber } from '../../web/js/i18n/numerals.mjs';
 import { parseList } from '../../web/js/sections/intro.mjs';
 
 const ctx = { parseNumber: (s) => parseNumber(s) };

@@ -1,11 +1,11 @@
 // Property tests (fast-check) of the answer parser and the formatter
-// (web/js/numerals.mjs): every script, separators, bidi marks, percent, and
+// (web/js/i18n/numerals.mjs): every script, separators, bidi marks, percent, and
 // round trips with formatNumber. A failing property prints its smallest
 // counterexample and the seed to replay it (fc.assert's report).
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { parseNumber, formatNumber, toLatinDigits } from '../../web/js/numerals.mjs';
+import { parseNumber, formatNumber, toLatinDigits } from '../../web/js/i18n/numerals.mjs';
 
 const REASONS = ['empty', 'invalid', 'not-finite', 'ambiguous', 'slash-decimal', 'trailing-minus', 'space-group'];
 const ZERO = { latin: 0x30, persian: 0x06f0, arabic: 0x0660 };

@@ -3,7 +3,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import {
   parseNumber, formatNumber, formatPercent, formatBytes, numberLocale, toLatinDigits, localizeDigits,
-} from '../../web/js/numerals.mjs';
+} from '../../web/js/i18n/numerals.mjs';
 
 const ok = (s, value, opts) => {
   const r = parseNumber(s, opts);

@@ -8,9 +8,9 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { installFakeWorkers } from './fake-worker.mjs';
-import { createEnginePool } from '../../web/js/engine-pool.mjs';
-import { poolHandlers } from '../../web/js/pool-worker.mjs';
-import { attentionFlops } from '../../web/js/pool-plan.mjs';
+import { createEnginePool } from '../../web/js/engine-link/engine-pool.mjs';
+import { poolHandlers } from '../../web/js/engine-link/pool-worker.mjs';
+import { attentionFlops } from '../../web/js/engine-link/pool-plan.mjs';
 import { loadEngine, maxAbsDiff } from './engine-fixtures.mjs';
 
 const engine = await loadEngine();

@@ -1,4 +1,4 @@
-// How the engine pool splits a call (web/js/pool-plan.mjs): the cost of a row range,
+// How the engine pool splits a call (web/js/engine-link/pool-plan.mjs): the cost of a row range,
 // the rows per task, the tasks and their order, the split of a whole call (planCall)
 // and the rows checked against the reference. Pure functions, no Worker; the
 // window's costs are also compared with the engine's own count (engine.visiblePairs).
@@ -6,7 +6,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import {
   pairsInRows, attentionFlops, defaultTaskRows, planTasks, planCall, planHeads, checkRowsFor, SHORT_CALL_PAIRS,
-} from '../../web/js/pool-plan.mjs';
+} from '../../web/js/engine-link/pool-plan.mjs';
 import { loadEngine } from './engine-fixtures.mjs';
 
 // The visibility rule of engine/README.md, pair by pair: pos = i + rowOffset; causal keeps

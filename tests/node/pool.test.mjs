@@ -1,4 +1,4 @@
-// The engine pool (web/js/engine-pool.mjs) on the real engine behind fake workers
+// The engine pool (web/js/engine-link/engine-pool.mjs) on the real engine behind fake workers
 // (fake-worker.mjs: a real MessageChannel, so everything is structured-cloned as between
 // threads), compared with one engine call on shapes at the edges: n not a multiple of
 // taskRows, n smaller than the pool, causal, L≠S with the causal alignment given by rowOffset,
@@ -9,8 +9,8 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { installFakeWorkers } from './fake-worker.mjs';
-import { createEnginePool } from '../../web/js/engine-pool.mjs';
-import { poolHandlers } from '../../web/js/pool-worker.mjs';
+import { createEnginePool } from '../../web/js/engine-link/engine-pool.mjs';
+import { poolHandlers } from '../../web/js/engine-link/pool-worker.mjs';
 import { loadEngine, maxAbsDiff } from './engine-fixtures.mjs';
 
 const engine = await loadEngine();

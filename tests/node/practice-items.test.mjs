@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { itemIds } from '../../web/js/practice/items.mjs';
 import { loadTextDir } from '../../build-scripts/text-checks.mjs';
-import { languageCodes } from '../../web/js/languages.mjs';
+import { languageCodes } from '../../web/js/i18n/languages.mjs';
 import { LESSON_SECTIONS } from '../../web/js/practice/lesson-links.mjs';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');

@@ -11,12 +11,12 @@ import { fileURLToPath } from 'node:url';
 import { EXERCISES, QUIZ } from '../../web/js/practice/generators.mjs';
 import { gradeQuestion } from '../../web/js/practice/grading.mjs';
 import { itemIds } from '../../web/js/practice/items.mjs';
-import { formatNumber } from '../../web/js/numerals.mjs';
+import { formatNumber } from '../../web/js/i18n/numerals.mjs';
 import { openProgress } from '../../web/js/store/progress.mjs';
 import { recordExercise, recordRound, recordFinishedRound } from '../../web/js/store/records.mjs';
 import { createScheduler } from '../../web/js/practice/scheduler.mjs';
-import { charModelHandlers } from '../../web/js/char-model-worker.mjs';
-import { createEngineClient } from '../../web/js/engine-client.mjs';
+import { charModelHandlers } from '../../web/js/engine-link/char-model-worker.mjs';
+import { createEngineClient } from '../../web/js/engine-link/engine-client.mjs';
 import { loadTextDir } from '../../build-scripts/text-checks.mjs';
 import { installFakeWorkers } from './fake-worker.mjs';
 import { FakeStorage } from './fake-storage.mjs';
@@ -200,7 +200,7 @@ test('progress of every new item survives a save and a reload (exercises, a quiz
 test('a practice item links to its section only once the lesson has it (no dead link before its chapter lands)', async () => {
   const { installFakeDom } = await import('./fake-dom.mjs');
   const { lessonLink } = await import('../../web/js/practice/blocks/ui.mjs');
-  const { SECTIONS } = await import('../../web/js/lesson-sections.mjs');
+  const { SECTIONS } = await import('../../web/js/lesson/lesson-sections.mjs');
   const { LESSON_SECTIONS } = await import('../../web/js/practice/lesson-links.mjs');
   const dom = installFakeDom();
   try {

@@ -6,7 +6,7 @@ import {
   openProgress, KEY, BACKUP_KEY, FORMAT, checksum, makeEnvelope, readEnvelope, noticeKey,
 } from '../../web/js/store/progress.mjs';
 import { emptyData, validateData, SCHEMA_VERSION } from '../../web/js/store/schema.mjs';
-import { createSettings } from '../../web/js/settings.mjs';
+import { createSettings } from '../../web/js/store/settings.mjs';
 import { recordExercise, recordQuiz, recordGuess } from '../../web/js/store/records.mjs';
 import { FakeStorage } from './fake-storage.mjs';
 
@@ -518,4 +518,15 @@ test('a change over a record stamped by a faster clock is made 1 ms newer, so ev
   assert.equal(b.get().guesses.g.at, new Date(Date.parse(later(9)) + 1).toISOString());
   assert.equal(a.get().guesses.g.value, 'c2', 'the other tab takes the change');
   assert.equal(open(twoTabs().storage).get().guesses.g, undefined);
+});
+
+// The store's sections are listed in schema.mjs (SECTIONS, emptyData) and again in
+// merge.mjs (mergeData builds its result section by section): a section the merge forgets
+// would be dropped at the next write from another tab.
+test('mergeData keeps every section the schema knows, and no other', async () => {
+  const { SECTIONS, emptyData } = await import('../../web/js/store/schema.mjs');
+  const { mergeData } = await import('../../web/js/store/merge.mjs');
+  const names = Object.keys(SECTIONS).sort();
+  assert.deepEqual(Object.keys(emptyData()).sort(), names);
+  assert.deepEqual(Object.keys(mergeData(emptyData(), emptyData())).sort(), names);
 });

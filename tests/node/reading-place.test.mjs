@@ -9,7 +9,7 @@ import {
   openReadingPlace, readPlaces, writePlaces, validPlace, placeFromRects, scrollTopFor, PLACE_KEY, PLACE_VERSION,
 } from '../../web/js/store/reading-place.mjs';
 import { KEY as PROGRESS_KEY } from '../../web/js/store/progress.mjs';
-import { SECTIONS } from '../../web/js/lesson-sections.mjs';
+import { SECTIONS } from '../../web/js/lesson/lesson-sections.mjs';
 import { FakeStorage } from './fake-storage.mjs';
 
 const ids = SECTIONS.map((s) => s.id);

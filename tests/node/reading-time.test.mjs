@@ -4,9 +4,9 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { countWords, sectionWords, readingMinutes, chapterMinutes, FOLDED, WORDS_PER_MINUTE } from '../../web/js/reading-time.mjs';
+import { countWords, sectionWords, readingMinutes, chapterMinutes, FOLDED, WORDS_PER_MINUTE } from '../../web/js/lesson/reading-time.mjs';
 import { loadTextDir } from '../../build-scripts/text-checks.mjs';
-import { SECTIONS } from '../../web/js/lesson-sections.mjs';
+import { SECTIONS } from '../../web/js/lesson/lesson-sections.mjs';
 
 const TEXT = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../web/text');
 const { texts } = loadTextDir(TEXT);

@@ -1,4 +1,4 @@
-// The pool's bookkeeping (web/js/row-tasks.mjs): the dynamic queue, output assembly,
+// The pool's bookkeeping (web/js/engine-link/row-tasks.mjs): the dynamic queue, output assembly,
 // progress, and a whole split call (planned by pool-plan.mjs) run in Node with the
 // real engine (tasks on fake async "workers") compared with one engine call: causal,
 // L≠S, a base rowOffset, a mask.
@@ -6,9 +6,9 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import {
   placeRows, sliceRows, globalMaskedRows, sumInRowOrder, progressCounter, estimateRemainingMs, countdownEstimate, runQueue,
-} from '../../web/js/row-tasks.mjs';
-import { planTasks } from '../../web/js/pool-plan.mjs';
-import { cancelledError } from '../../web/js/transport.mjs';
+} from '../../web/js/engine-link/row-tasks.mjs';
+import { planTasks } from '../../web/js/engine-link/pool-plan.mjs';
+import { cancelledError } from '../../web/js/engine-link/transport.mjs';
 import { loadEngine, maxAbsDiff } from './engine-fixtures.mjs';
 
 test('placeRows / sliceRows / globalMaskedRows / sumInRowOrder', () => {

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 
 import { loadEngine, maxAbsDiff } from './engine-fixtures.mjs';
 import { computeRoads, loopRow, loopRows, memoryHeld, roadInputs, DRAW_MAX, D } from '../../web/js/sections/s3-compute.mjs';
-import { DEFAULT, computeExample } from '../../web/js/worked-example.mjs';
+import { DEFAULT, computeExample } from '../../web/js/lesson/worked-example.mjs';
 
 const engine = await loadEngine();
 

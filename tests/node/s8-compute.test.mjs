@@ -6,8 +6,8 @@ import { test } from 'node:test';
 
 import { loadEngine } from './engine-fixtures.mjs';
 import { installFakeWorkers } from './fake-worker.mjs';
-import { createEnginePool } from '../../web/js/engine-pool.mjs';
-import { poolHandlers } from '../../web/js/pool-worker.mjs';
+import { createEnginePool } from '../../web/js/engine-link/engine-pool.mjs';
+import { poolHandlers } from '../../web/js/engine-link/pool-worker.mjs';
 import {
   classifyTile, tileGrid, computeTrace, askMaterialized, runChunked, EQUAL_TOL, DV,
 } from '../../web/js/sections/s8-compute.mjs';

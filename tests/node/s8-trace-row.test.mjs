@@ -3,7 +3,7 @@
 // prose), no cell keeps an ALM; every negative number starts with LRM and −∞ is isolated.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { formatNumber } from '../../web/js/numerals.mjs';
+import { formatNumber } from '../../web/js/i18n/numerals.mjs';
 import { traceCells } from '../../web/js/sections/s8-trace-row.mjs';
 
 const ALM = '\u061c', LRM = '\u200e';

@@ -4,7 +4,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { setText, t } from '../../web/js/i18n.mjs';
+import { setText, t } from '../../web/js/i18n/i18n.mjs';
 
 for (const lang of ['fa', 'ar']) {
   test(`${lang}: one isolate around the dtype name in s7's select options`, () => {

@@ -1,4 +1,4 @@
-// The spoken labels of formulas (web/js/tex-speech.mjs): every formula of every text file,
+// The spoken labels of formulas (web/js/i18n/tex-speech.mjs): every formula of every text file,
 // and the ones the sections write in code, becomes plain text with no TeX left in it, since a
 // screen reader reads the aria-label of a role="math" span aloud ("≤ft(fracQK^ᵀ…" before).
 import test from 'node:test';
@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { texToText } from '../../web/js/tex-speech.mjs';
-import { parseMarkup } from '../../web/js/markup.mjs';
+import { texToText } from '../../web/js/i18n/tex-speech.mjs';
+import { parseMarkup } from '../../web/js/i18n/markup.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 

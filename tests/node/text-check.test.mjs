@@ -12,7 +12,7 @@ import {
   latinOutsideIsolates, loadTextDir, LATIN_ALLOW,
   checkTerms, checkTermsShape, variantRegExp, TERMS_FILE,
 } from '../../build-scripts/text-checks.mjs';
-import { languageCodes } from '../../web/js/languages.mjs';
+import { languageCodes } from '../../web/js/i18n/languages.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 

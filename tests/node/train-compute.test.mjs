@@ -11,7 +11,7 @@ import { loadEngine } from './engine-fixtures.mjs';
 import { corpusData, baselines, tokenize, detokenize, SIZES, modelConfig, chunkSeed, validationWindows, showcaseTokens,
   encodeRun, decodeRun, RUN_FORMAT, RUN_VERSION, defaultSize } from '../../web/js/sections/train-compute.mjs';
 import { backwardExample, keptBytes, crossEntropyRow, drawExample, forwardSaved, EXAMPLE } from '../../web/js/sections/train-backward.mjs';
-import { charModelHandlers } from '../../web/js/char-model-worker.mjs';
+import { charModelHandlers } from '../../web/js/engine-link/char-model-worker.mjs';
 
 const engine = await loadEngine();
 const root = new URL('../../', import.meta.url);

@@ -1,10 +1,10 @@
 // An engine worker that dies without any event (killed by the system) is noticed at once, not
 // after the 90 s stall watchdog: each worker holds a Web Lock for its life and the page waits for
-// that lock (web/js/transport.mjs). Fake workers and fake Web Locks (tests/node/fake-worker.mjs):
+// that lock (web/js/engine-link/transport.mjs). Fake workers and fake Web Locks (tests/node/fake-worker.mjs):
 // kill() ends the worker silently and releases what it held, as a browser does.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { connectWorker } from '../../web/js/transport.mjs';
+import { connectWorker } from '../../web/js/engine-link/transport.mjs';
 import { installFakeWorkers, FakeLocks } from './fake-worker.mjs';
 
 const locks = new FakeLocks();

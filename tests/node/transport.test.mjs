@@ -1,11 +1,11 @@
-// The transport between a page and an engine Worker (web/js/transport.mjs), both
+// The transport between a page and an engine Worker (web/js/engine-link/transport.mjs), both
 // ends in Node over a real MessageChannel (fake-worker.mjs): request → reply,
 // progress, errors keeping their code, a load failure, a trap and a killed worker
 // (the stall watchdog) replacing the worker, cancel. No timed assertions: the
 // watchdog test only waits for the event.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { connectWorker } from '../../web/js/transport.mjs';
+import { connectWorker } from '../../web/js/engine-link/transport.mjs';
 import { installFakeWorkers } from './fake-worker.mjs';
 
 let loads = 0;

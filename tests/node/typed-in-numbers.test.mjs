@@ -6,7 +6,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { latinizeText } from '../../web/js/numerals.mjs';
+import { latinizeText } from '../../web/js/i18n/numerals.mjs';
 import { loadEngine } from './engine-fixtures.mjs';
 
 const engine = await loadEngine();

@@ -7,7 +7,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { parseNumber } from '../../web/js/numerals.mjs';
+import { parseNumber } from '../../web/js/i18n/numerals.mjs';
 import { gradeNumeric } from '../../web/js/practice/grading.mjs';
 import { numberReasonKey } from '../../web/js/widgets/controls.mjs';
 

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 
 import { loadEngine } from './engine-fixtures.mjs';
 import { computeBand, computeReach, predictRatio, reachFormula, rowsSentence, runSizes } from '../../web/js/sections/window-compute.mjs';
-import { setText, t, tPlural } from '../../web/js/i18n.mjs';
+import { setText, t, tPlural } from '../../web/js/i18n/i18n.mjs';
 import { loadTextDir } from '../../build-scripts/text-checks.mjs';
 import { fileURLToPath } from 'node:url';
 

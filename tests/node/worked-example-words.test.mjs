@@ -1,5 +1,5 @@
 // Issue 21 item 11: the worked example speaks the reader's language. Checks the token lists
-// (web/js/worked-example.mjs), that the prose of each edition names the tokens of its own
+// (web/js/lesson/worked-example.mjs), that the prose of each edition names the tokens of its own
 // sentence in the right roles (and no longer the English ones), and that the numbers are the
 // ones of the English example: same x rows, same engine results.
 import { test } from 'node:test';
@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadEngine, example, maxAbsDiff } from './engine-fixtures.mjs';
-import { WORDS, WORD_SETS, exampleWords, tokenShown, DEFAULT, computeExample, at } from '../../web/js/worked-example.mjs';
+import { WORDS, WORD_SETS, exampleWords, tokenShown, DEFAULT, computeExample, at } from '../../web/js/lesson/worked-example.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const LANGS = ['fa', 'ar'];

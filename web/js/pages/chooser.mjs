@@ -8,11 +8,11 @@
 // With no choice yet, the edition the browser's language list asks for comes first.
 // This script runs after the first paint (boot.mjs): html[data-chooser=ready] says it has run.
 // A click before that is still remembered: the lesson page records its own edition on load.
-import { registerServiceWorker } from '../sw-register.mjs';
-import { getSettings, setSettings } from '../settings.mjs';
+import { registerServiceWorker } from './sw-register.mjs';
+import { getSettings, setSettings } from '../store/settings.mjs';
 import { getProgressStore } from '../store/progress.mjs';
-import { setText, applyDigits } from '../i18n.mjs';
-import { language, isLanguage, preferredLanguage } from '../languages.mjs';
+import { setText, applyDigits } from '../i18n/i18n.mjs';
+import { language, isLanguage, preferredLanguage } from '../i18n/languages.mjs';
 
 registerServiceWorker();
 

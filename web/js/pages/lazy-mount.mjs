@@ -26,6 +26,9 @@
 // sets loading → ready | error).
 
 import { hashId } from './url-hash.mjs';
+import { keyboardStop, holdTabWhileNextMounts } from '../widgets/tab-stops.mjs';
+import { nearWatcher } from '../widgets/near-watcher.mjs';
+import { pageItems } from '../widgets/lazy-item.mjs';
 
 // The reader's place while sections mount: the browser's own scroll anchoring picks an element
 // of a section that is still to grow (a section above, whose last lines show under the fixed
@@ -76,7 +79,7 @@ function keepPlace(sections) {
   return Object.assign(release, { settle: () => { if (!released) adjust(); } });
 }
 
-export function lazyMount({ ids, mount, urgent = [], followHash = () => {}, rootMargin = '100% 0px 100% 0px', firstMargin = '0px' }) {
+export function lazyMount({ ids, mount, urgent = [], followHash = () => {}, rootMargin = '100% 0px 100% 0px', firstMargin = '0px', items = pageItems }) {
   const release = keepPlace(ids.map((id) => document.getElementById(id)).filter(Boolean));
   const started = new Map();
   const settled = new Map();
@@ -102,8 +105,8 @@ export function lazyMount({ ids, mount, urgent = [], followHash = () => {}, root
     if (part) keyboardStop(part.querySelector(':scope > .section-loading'), () => start(id), () => part);
   }
   holdTabWhileNextMounts(ids, start);
-  // (then the items inside parts that wait for the reader too: buildWhenNear below)
-  const mountAll = () => Promise.all(ids.map(start)).then(buildAllItems);
+  // (then the items inside parts that wait for the reader too: widgets/lazy-item.mjs)
+  const mountAll = () => Promise.all(ids.map(start)).then(() => items.buildAll());
   mountAllWhenNeeded(mountAll, () => { release.settle(); followHash(); });
   const urgentIds = urgent || [];
 
@@ -144,77 +147,6 @@ export function lazyMount({ ids, mount, urgent = [], followHash = () => {}, root
   };
 }
 
-// The keyboard: a part not built yet has no control, so Tab went past it, and a held Tab (key
-// repeat, 25 a second) skipped every such part to the footer while they mounted above it and
-// pushed it off the screen. The part's loading line is a tab stop instead: reached by Tab or
-// Shift+Tab, it mounts the part, the Tab presses meanwhile are held, and then the focus goes
-// to the part's first control (its last one going backwards; its heading if it has none). A
-// click or a tap on the line only mounts it (focusing a field there would open a phone's keyboard).
-let backwards = false;
-let holding = 0;
-if (typeof window !== 'undefined') {
-  window.addEventListener('keydown', (e) => {
-    if (e.key !== 'Tab') return;
-    if (holding) e.preventDefault();
-    else backwards = e.shiftKey;
-  }, true);
-}
-const TABBABLE = 'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), summary, [tabindex]:not([tabindex="-1"])';
-const tabStops = (part) => [...part.querySelectorAll(TABBABLE)].filter((el) => el.tabIndex >= 0
-  && (el.checkVisibility ? el.checkVisibility({ visibilityProperty: true }) : el.getClientRects().length > 0));
-function enter(part, back) {
-  const stops = tabStops(part);
-  let target = back ? stops[stops.length - 1] : stops[0];
-  if (!target) {
-    target = part.querySelector('h2, h3') || part;
-    if (!target.hasAttribute('tabindex')) target.tabIndex = -1;
-  }
-  target.focus();
-}
-// A part whose mount has started has lost its loading line (mountPart removes it before
-// mount() runs) and has no control until mount() ends: a held Tab leaving the part before it
-// went past it (chapter 14's summary, in a CI run). So Tab from a part's last stop (Shift+Tab
-// from its first) into a neighbour still mounting is held until the neighbour is built, and
-// the focus then enters it, as the loading line's stop does.
-function holdTabWhileNextMounts(ids, start) {
-  if (typeof window === 'undefined') return;
-  window.addEventListener('keydown', (e) => {
-    if (e.key !== 'Tab' || holding || e.defaultPrevented) return;
-    const a = document.activeElement;
-    const part = a && a.closest && a.closest('main > section[id]');
-    const i = part ? ids.indexOf(part.id) : -1;
-    const next = i >= 0 ? document.getElementById(ids[i + (e.shiftKey ? -1 : 1)]) : null;
-    if (!next || next.dataset.state !== 'loading') return;
-    const stops = tabStops(part);
-    if (a !== (e.shiftKey ? stops[0] : stops[stops.length - 1])) return;
-    e.preventDefault();
-    const back = e.shiftKey;
-    holding++;
-    Promise.resolve(start(next.id)).finally(() => {
-      holding--;
-      if (document.activeElement === a && next.isConnected) enter(next, back);
-    });
-  }, true);
-}
-
-// line: the placeholder that takes the focus; ready(): builds the part (a promise or not);
-// partOf(): the part built, to enter.
-function keyboardStop(line, ready, partOf) {
-  if (!line) return;
-  line.tabIndex = 0;
-  line.addEventListener('focus', () => {
-    if (!line.matches(':focus-visible')) { ready(); return; }
-    const back = backwards;
-    holding++;
-    Promise.resolve(ready()).finally(() => {
-      holding--;
-      const a = document.activeElement;
-      const part = partOf();
-      if (part && part.isConnected && (!a || a === document.body || a === line || !a.isConnected)) enter(part, back);
-    });
-  }, { once: true });
-}
-
 // A same-page link (a citation's "[3]" → #ref-…) to an element that no part has built yet,
 // printing (the printout holds what is built) and finding in the page (the browser finds only
 // what is built): mount them all; then `followHash()` for the link.
@@ -240,67 +172,4 @@ export function partsForHash(ids) {
   const part = target && target.closest('main > section[id]');
   if (part && ids.includes(part.id)) return [part.id];
   return target ? [] : null;
-}
-
-// Items inside a part (a practice block's six experiments or its myths): a part on the first
-// screen shows one or two of them, and building the others with it was most of the load's
-// blocking time (their text, formulas and choices, then laying them out). buildWhenNear()
-// returns a placeholder that the item replaces when it nears the screen, by the same margins
-// as the parts (none before the reader's first scroll, then a screen either way); mountAll()
-// builds every item left. Without IntersectionObserver the item is built at once.
-// The placeholder (.lazy-item, practice.css) holds about an item's height.
-const pendingItems = new Map();   // placeholder → [build(), failed(err)]
-const items = nearWatcher((entries) => { for (const e of entries) if (e.isIntersecting) buildItem(e.target); }, '0px');
-
-function buildItem(placeholder) {
-  const [build, failed] = pendingItems.get(placeholder) || [];
-  if (!build) return null;
-  pendingItems.delete(placeholder);
-  items.unwatch(placeholder);
-  // one item failing leaves the others to build; it shows failed(err) instead, as a part does
-  let made = null;
-  try { made = build(); placeholder.replaceWith(made); } catch (err) {
-    console.error('item failed', err);
-    made = failed ? failed(err) : null;
-    if (made) placeholder.replaceWith(made);
-  }
-  return made;
-}
-
-function buildAllItems() {
-  for (const ph of [...pendingItems.keys()]) buildItem(ph);
-}
-
-/**
- * An element that becomes build() when it nears the screen (build() returns the item's
- * element; if it throws, failed(err) returns what shows instead).
- */
-export function buildWhenNear(build, failed) {
-  if (typeof IntersectionObserver === 'undefined') return build();
-  const placeholder = document.createElement('div');
-  placeholder.className = 'lazy-item';
-  pendingItems.set(placeholder, [build, failed]);
-  items.watch(placeholder);
-  // reached by Tab, it is built at once and the focus enters it (keyboardStop above)
-  let made = null;
-  keyboardStop(placeholder, () => { made = buildItem(placeholder); }, () => made);
-  return placeholder;
-}
-
-// An IntersectionObserver over a changing set of elements whose margin can widen (at the
-// reader's first scroll): widen() observes them all again with the new margin, and the new
-// observer reports each once at its first check, as the first did. Created at the first watch().
-function nearWatcher(onEntries, margin) {
-  const watched = new Set();
-  let io = null;
-  const make = () => {
-    io = new IntersectionObserver(onEntries, { rootMargin: margin });
-    for (const el of watched) io.observe(el);
-  };
-  return {
-    watch(el) { watched.add(el); if (io) io.observe(el); else make(); },
-    unwatch(el) { watched.delete(el); if (io) io.unobserve(el); },
-    widen(m) { margin = m; if (io) { io.disconnect(); make(); } },
-    stop() { watched.clear(); if (io) io.disconnect(); io = null; },
-  };
 }

@@ -1,7 +1,7 @@
 // Entry point of fa/index.html and ar/index.html.
 // Loads the settings and the prose, starts the engine worker, keeps the language
 // switch pointing at the same place in the other edition, and mounts the
-// sections of the one list web/js/lesson-sections.mjs (each in its own try/catch: one
+// sections of the one list web/js/lesson/lesson-sections.mjs (each in its own try/catch: one
 // failing section leaves the others) as the reader approaches them (pages/lazy-mount.mjs:
 // the first screen and what the URL's #hash or `sN.*` state points into at once, the rest
 // when scrolled near). A section that relies on published work but does
@@ -16,17 +16,17 @@
 // each <section> gets data-state="pending|loading|ready|error" (pending: not yet started,
 // lazy-mount.mjs). window.__lesson = {engine, ctx(sectionId), mountAll()}.
 
-import { ltrExpr, t, has, tNode } from '../i18n.mjs';
-import { SECTION_REFS, cite } from '../references.mjs';
+import { ltrExpr, t, has, tNode } from '../i18n/i18n.mjs';
+import { SECTION_REFS, cite } from '../lesson/references.mjs';
 import { scoped, currentPlace } from '../state.mjs';
 import { setupWhereBar } from './where-bar.mjs';
 import { spokenText } from '../dom.mjs';
 import { addCopyLinks } from './copy-link.mjs';
-import { SECTIONS } from '../lesson-sections.mjs';
+import { SECTIONS } from '../lesson/lesson-sections.mjs';
 import { lazyMount, partsForHash } from './lazy-mount.mjs';
 import { setupResume } from './resume.mjs';
 import { getProgressStore } from '../store/progress.mjs';
-import { setSettings } from '../settings.mjs';
+import { setSettings } from '../store/settings.mjs';
 import { addLookLines } from './look-lines.mjs';
 import { html, loadPage, startEngine, baseCtx, makeErrorNode, mountPart, scrollToHash } from './page-common.mjs';
 

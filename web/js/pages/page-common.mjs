@@ -18,12 +18,12 @@
 // text fails, #engine-status (the banner), data-state on each part's root.
 // Importing this module registers the service worker (../sw-register.mjs: offline support).
 
-import { getSettings, setSettings } from '../settings.mjs';
-import { language } from '../languages.mjs';
-import { formatBytes, formatPercent, localizeDigits, parseNumber } from '../numerals.mjs';
-import { loadText, loadMath, t, tNode, tPlural, tNodePlural, fmt, has, renderMath, renderMarkup, getLatinDigits, setLatinDigits, applyDigits, watchDigits } from '../i18n.mjs';
-import { createEngineClient } from '../engine-client.mjs';
-import { registerServiceWorker } from '../sw-register.mjs';
+import { getSettings, setSettings } from '../store/settings.mjs';
+import { language } from '../i18n/languages.mjs';
+import { formatBytes, formatPercent, localizeDigits, parseNumber } from '../i18n/numerals.mjs';
+import { loadText, loadMath, t, tNode, tPlural, tNodePlural, fmt, has, renderMath, renderMarkup, getLatinDigits, setLatinDigits, applyDigits, watchDigits } from '../i18n/i18n.mjs';
+import { createEngineClient } from '../engine-link/engine-client.mjs';
+import { registerServiceWorker } from './sw-register.mjs';
 import { hashId } from './url-hash.mjs';
 
 registerServiceWorker();

@@ -11,8 +11,8 @@
 // data-state="pending|loading|ready|error". Store notices: [data-testid=progress-notice]
 // with data-code="<notice code>". window.__practice = {engine, store, ctx, mountAll()}.
 
-import { t, tNode, has } from '../i18n.mjs';
-import { language } from '../languages.mjs';
+import { t, tNode, has } from '../i18n/i18n.mjs';
+import { language } from '../i18n/languages.mjs';
 import { getProgressStore, noticeKey } from '../store/progress.mjs';
 import { lang, html, loadPage, startEngine, baseCtx, makeErrorNode, mountPart, scrollToHash } from './page-common.mjs';
 import { lazyMount, partsForHash } from './lazy-mount.mjs';

@@ -19,7 +19,7 @@
 //         char-loss sample-temperature model-weights backward-memory  (chapters 13–14)
 
 import { createRng, toSeed } from './random.mjs';
-import { WORDS, DEFAULT, computeExample, at, row } from '../worked-example.mjs';
+import { WORDS, DEFAULT, computeExample, at, row } from '../lesson/worked-example.mjs';
 import { untrainedLoss } from './char-model-calls.mjs';
 
 // ---------------------------------------------------------------- helpers

@@ -8,7 +8,7 @@
 // plain "25" is graded as 25 (wrong) but flagged with note 'percent-missing'
 // when 25% would have been right, so the page can say what went wrong.
 
-import { parseNumber } from '../numerals.mjs';
+import { parseNumber } from '../i18n/numerals.mjs';
 
 const SLACK = 1e-12;
 

@@ -11,7 +11,7 @@
 //   attentionParams({dModel, hq, hkv}) → weights of W_Q, W_K, W_V, W_O (d_k = d_model / H_q)
 // Shapes: head-major, as the engine's multiheadAttention: head h holds rows [h·L, (h+1)·L).
 
-import { project, DEFAULT } from '../worked-example.mjs';
+import { project, DEFAULT } from '../lesson/worked-example.mjs';
 
 const bits = (rowsText) => {
   const rows = rowsText.split(' ');

@@ -21,7 +21,7 @@
 //   heads-params                       the parameter counts (data-h1, data-h8, data-gqa)
 //   heads-status                       engine error for this section (empty when fine)
 
-import { exampleWords, tokenShown, DEFAULT } from '../worked-example.mjs';
+import { exampleWords, tokenShown, DEFAULT } from '../lesson/worked-example.mjs';
 import {
   HEAD_DEFAULTS, WO_DEFAULT, computeTwoHeads, computeGqaTable, divisors, groupsOf, attentionParams,
 } from './heads-compute.mjs';
@@ -30,7 +30,7 @@ import { createHeatmap } from '../widgets/heatmap.mjs';
 import { matrixView } from '../widgets/matrix-view.mjs';
 import { select, intField, controlRow } from '../widgets/controls.mjs';
 import { simpleTable } from '../widgets/table.mjs';
-import { cite } from '../references.mjs';
+import { cite } from '../lesson/references.mjs';
 import { h, el, prose, setT, serial } from '../dom.mjs';
 
 // the experiment's fixed sizes (the text names them through placeholders)

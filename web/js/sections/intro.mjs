@@ -21,12 +21,12 @@ import { h, el, prose, setT, serial } from '../dom.mjs';
 import { fold } from '../widgets/fold.mjs';
 import { createMatrixEditor } from '../widgets/matrix-editor.mjs';
 import { matrixView } from '../widgets/matrix-view.mjs';
-import { project } from '../worked-example.mjs';
-import { cite } from '../references.mjs';
-import { splitNumberList } from '../numerals.mjs';
-import { textKeys, rawText, pluralKey } from '../i18n.mjs';
-import { chapterMinutes, WORDS_PER_MINUTE } from '../reading-time.mjs';
-import { SECTIONS, SECTION_NUMBERS } from '../lesson-sections.mjs';
+import { project } from '../lesson/worked-example.mjs';
+import { cite } from '../lesson/references.mjs';
+import { splitNumberList } from '../i18n/numerals.mjs';
+import { textKeys, rawText, pluralKey } from '../i18n/i18n.mjs';
+import { chapterMinutes, WORDS_PER_MINUTE } from '../lesson/reading-time.mjs';
+import { SECTIONS, SECTION_NUMBERS } from '../lesson/lesson-sections.mjs';
 
 const MAX_LEN = 12;                 // entries in a vector field
 const DEF = {

@@ -13,7 +13,7 @@
 //   computeCalculator(engine, shape)       → cache bytes (GQA and as MHA) and the score matrices' bytes,
 //                                            each checked against an engine count
 
-import { scoreBytes } from '../byte-sizes.mjs';
+import { scoreBytes } from '../lesson/byte-sizes.mjs';
 
 export const DTYPES = { fp32: 4, fp16: 2, bf16: 2 };
 

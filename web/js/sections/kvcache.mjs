@@ -28,8 +28,8 @@ import { simpleTable } from '../widgets/table.mjs';
 import { select, intField, controlRow } from '../widgets/controls.mjs';
 import { h, setT, serial } from '../dom.mjs';
 import { oneOf } from '../state.mjs';
-import { cite } from '../references.mjs';
-import { readable } from '../byte-sizes.mjs';
+import { cite } from '../lesson/references.mjs';
+import { readable } from '../lesson/byte-sizes.mjs';
 import { PRESETS, MODEL_KEYS } from './kvcache-presets.mjs';
 import { DTYPES, TRACE_SHAPE, computeTrace, traceStep, computeCost, computeIntensity, computeCalculator, handExample } from './kvcache-compute.mjs';
 

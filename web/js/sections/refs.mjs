@@ -6,7 +6,7 @@
 // data-testid hooks: refs-list; each entry <li id="ref-<id>" data-testid="ref-<id>">.
 
 import { h, el } from '../dom.mjs';
-import { REFS, SECTION_REFS } from '../references.mjs';
+import { REFS, SECTION_REFS } from '../lesson/references.mjs';
 
 export async function mount(root, ctx) {
   root.append(el('p', null, ctx.tNode('refs.intro')));

@@ -11,7 +11,7 @@
 //   s1-status      engine error for this section
 // URL state (s1.*): word (0–3).
 
-import { exampleWords, DEFAULT, project, row } from '../worked-example.mjs';
+import { exampleWords, DEFAULT, project, row } from '../lesson/worked-example.mjs';
 import { select, controlRow } from '../widgets/controls.mjs';
 import { el, prose } from '../dom.mjs';
 

@@ -16,7 +16,7 @@
 // URL state (s2.*): x, wq, wk, wv (matrices, only when edited), causal, cell ("w.2.2"),
 // words=en (the English sentence instead of the reader's; s2-words select, s2-words-note).
 
-import { exampleWords, tokenShown, DEFAULT, computeExample, at, row } from '../worked-example.mjs';
+import { exampleWords, tokenShown, DEFAULT, computeExample, at, row } from '../lesson/worked-example.mjs';
 import { createMatrixEditor } from '../widgets/matrix-editor.mjs';
 import { createHeatmap } from '../widgets/heatmap.mjs';
 import { matrixView } from '../widgets/matrix-view.mjs';

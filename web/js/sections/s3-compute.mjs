@@ -10,7 +10,7 @@
 //   loopRows(engine, r)                       → every row of a result (n ≤ CACHE_MAX_N), sets r.rows
 //   memoryHeld(r)                             → the memory table's four numbers and which road's scratch is larger
 
-import { DEFAULT, computeExample } from '../worked-example.mjs';
+import { DEFAULT, computeExample } from '../lesson/worked-example.mjs';
 
 export const N_VALUES = [4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048];
 export const D = 16;

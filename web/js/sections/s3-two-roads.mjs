@@ -26,12 +26,12 @@
 // The cache holds engine results only; an uncomputed position (or n > 64) waits for the engine.
 
 import { fold } from '../widgets/fold.mjs';
-import { exampleWords } from '../worked-example.mjs';
+import { exampleWords } from '../lesson/worked-example.mjs';
 import { createHeatmap } from '../widgets/heatmap.mjs';
 import { slider, checkbox, numberField, button, controlRow } from '../widgets/controls.mjs';
 import { el, h, prose, patch } from '../dom.mjs';
 import { simpleTable } from '../widgets/table.mjs';
-import { backgroundFill, nearestFirst } from '../background-fill.mjs';
+import { backgroundFill, nearestFirst } from '../engine-link/background-fill.mjs';
 import { N_VALUES, D, DRAW_MAX, CACHE_MAX_N, computeRoads, loopRow, loopRows, memoryHeld } from './s3-compute.mjs';
 // Heatmap boxes that keep their size for every n, so a move of the n slider redraws the two
 // canvases and a few numbers, not the layout of the page below (site.css, "section 3"):

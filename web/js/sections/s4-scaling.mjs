@@ -30,8 +30,8 @@ import { simpleTable } from '../widgets/table.mjs';
 import { h, setT, serial, liveLine } from '../dom.mjs';
 import { oneOf, intIn } from '../state.mjs';
 import { fold } from '../widgets/fold.mjs';
-import { cite } from '../references.mjs';
-import { backgroundFill, nearestFirst } from '../background-fill.mjs';
+import { cite } from '../lesson/references.mjs';
+import { backgroundFill, nearestFirst } from '../engine-link/background-fill.mjs';
 import {
   DK_VALUES, SCALES, N_MIN, N_MAX, SEED_MAX, SWEEP_DK, SWEEP_SEEDS, MANY_SEEDS, ARTICLE,
   computeScaling, computeSeedTables, computeSweep,

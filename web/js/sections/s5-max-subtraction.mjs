@@ -14,7 +14,7 @@
 
 import { simpleTable } from '../widgets/table.mjs';
 import { h, setT, serial } from '../dom.mjs';
-import { ltrNumber } from '../numerals.mjs';
+import { ltrNumber } from '../i18n/numerals.mjs';
 import { parseLogitRow, MIN_LEN, MAX_LEN, MAX_ABS } from './s5-row.mjs';
 
 const PRESETS = [

@@ -12,7 +12,7 @@
 //   parseLogitRow('1,5 2')   // { row: [1.5, 2] }
 //   parseLogitRow('abc')     // { error: 's5.err.token', token: 'abc' }
 //   parseLogitRow('7')       // { error: 's5.err.count' }
-import { parseNumber, splitNumberList } from '../numerals.mjs';
+import { parseNumber, splitNumberList } from '../i18n/numerals.mjs';
 
 export const MIN_LEN = 2, MAX_LEN = 16, MAX_ABS = 1e30;
 

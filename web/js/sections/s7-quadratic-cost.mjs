@@ -20,7 +20,7 @@ import { createChart } from '../widgets/chart.mjs';
 import { simpleTable } from '../widgets/table.mjs';
 import { h, setT, serial } from '../dom.mjs';
 import { oneOf, intIn } from '../state.mjs';
-import { scoreBytes, readable } from '../byte-sizes.mjs';
+import { scoreBytes, readable } from '../lesson/byte-sizes.mjs';
 
 const TABLE_N = [512, 1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072];
 // the URL's dtype values and their bytes per score (the options' labels: s7.calc.dtypeName.<value>)

@@ -49,15 +49,15 @@
 //   s8-checks (the check paragraphs), s8-big-table (one row per finished run; data-n, data-refused,
 //     data-ms, data-gflops, data-scratch on each <tr>).
 
-import { createEnginePool } from '../engine-pool.mjs';
-import { countdownEstimate } from '../row-tasks.mjs';
+import { createEnginePool } from '../engine-link/engine-pool.mjs';
+import { countdownEstimate } from '../engine-link/row-tasks.mjs';
 import { select, checkbox, intField, controlRow } from '../widgets/controls.mjs';
 import { simpleTable } from '../widgets/table.mjs';
 import { longRun } from '../widgets/long-run.mjs';
 import { fold } from '../widgets/fold.mjs';
 import { h, setT, serial } from '../dom.mjs';
 import { oneOf, intIn } from '../state.mjs';
-import { ltrNumber } from '../numerals.mjs';
+import { ltrNumber } from '../i18n/numerals.mjs';
 import { traceCells } from './s8-trace-row.mjs';
 import {
   D, KEYS_MAX, BLOCK_MAX, SEED_MAX, BIG_D, BIG_BLOCK, BIG_SEED, BIG_NS, BIG_DEFAULT, EQUAL_TOL,

@@ -6,7 +6,7 @@
 // The engine is engine.mjs itself or the page's worker client (every call is awaited);
 // the pool is engine-pool.mjs's. s8-chunked.mjs draws; tests: tests/node/s8-compute.test.mjs.
 
-import { checkRowsFor } from '../engine-pool.mjs';
+import { checkRowsFor } from '../engine-link/engine-pool.mjs';
 
 export const D = 4, DV = 3;                // the traced example: q, k of width 4, v of width 3
 export const KEYS_MAX = 16, BLOCK_MAX = 16, SEED_MAX = 1e9;

@@ -6,7 +6,7 @@
 // Usage: traceCells(step, { f3, t, fmt, vec }) → [tile, keys, tile max, m, rescale, ℓ, acc]
 //   f3(x): the page's 3-decimal formatter; t(key, params): the page's text; vec(a): the vector node
 
-import { ltrNumber } from '../numerals.mjs';
+import { ltrNumber } from '../i18n/numerals.mjs';
 
 const MINUS_INF = '\u2066−∞\u2069';   // isolated, so the minus stays left of ∞ in RTL
 

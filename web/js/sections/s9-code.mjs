@@ -15,13 +15,13 @@
 //   s9-topleft, s9-offset        heatmaps of the L=2, S=4 weights (rowOffset 0 and 2)
 //   s9-status                    engine error for this section
 
-import { exampleWords, DEFAULT, computeExample } from '../worked-example.mjs';
+import { exampleWords, DEFAULT, computeExample } from '../lesson/worked-example.mjs';
 import { createHeatmap } from '../widgets/heatmap.mjs';
 import { matrixView } from '../widgets/matrix-view.mjs';
 import { button } from '../widgets/controls.mjs';
 import { el, prose } from '../dom.mjs';
-import { cite } from '../references.mjs';
-import { jsListing, numpyListing, pytorchListing, MASK_LISTING } from '../code-listings.mjs';
+import { cite } from '../lesson/references.mjs';
+import { jsListing, numpyListing, pytorchListing, MASK_LISTING } from './s9-listings.mjs';
 
 export async function mount(root, ctx) {
   const WORDS = exampleWords(ctx.lang);   // the example's tokens in the reader's script (the code stays English)

@@ -17,9 +17,9 @@
 //   summary-progress (data-solved, data-cards, data-quizzes), summary-practice-link
 
 import { h, el, prose, setT } from '../dom.mjs';
-import { DEFAULT, computeExample } from '../worked-example.mjs';
+import { DEFAULT, computeExample } from '../lesson/worked-example.mjs';
 import { getProgressStore } from '../store/progress.mjs';
-import { cite } from '../references.mjs';
+import { cite } from '../lesson/references.mjs';
 import { computeCalculator } from './kvcache-compute.mjs';
 import { PRESETS } from './kvcache-presets.mjs';
 

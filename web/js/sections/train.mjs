@@ -28,8 +28,8 @@ import { simpleTable } from '../widgets/table.mjs';
 import { select, intField, controlRow } from '../widgets/controls.mjs';
 import { h, setT } from '../dom.mjs';
 import { oneOf, intIn } from '../state.mjs';
-import { cite } from '../references.mjs';
-import { createEngineClient } from '../engine-client.mjs';
+import { cite } from '../lesson/references.mjs';
+import { createEngineClient } from '../engine-link/engine-client.mjs';
 import { corpusData, baselines, SIZES, TOTAL_STEPS, defaultSize, modelConfig, chunkSeed, validationWindows,
   showcaseTokens, detokenize, tokensPerSecond, encodeRun, curvePoints } from './train-compute.mjs';
 import { backwardExample, keptBytes, crossEntropyRow, EXAMPLE } from './train-backward.mjs';

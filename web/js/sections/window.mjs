@@ -26,8 +26,8 @@ import { createChart } from '../widgets/chart.mjs';
 import { checkbox, intField, select, controlRow } from '../widgets/controls.mjs';
 import { simpleTable } from '../widgets/table.mjs';
 import { longRun } from '../widgets/long-run.mjs';
-import { createEnginePool, checkRowsFor } from '../engine-pool.mjs';
-import { cite } from '../references.mjs';
+import { createEnginePool, checkRowsFor } from '../engine-link/engine-pool.mjs';
+import { cite } from '../lesson/references.mjs';
 import { h, setT, serial } from '../dom.mjs';
 import { computeBand, computeReach, rowsSentence, predictRatio, runSizes } from './window-compute.mjs';
 

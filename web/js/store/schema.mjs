@@ -25,7 +25,7 @@
 // Versions: 1 had no `rounds` and no settings.updatedAt. MIGRATIONS[v] turns data of
 // version v into version v + 1; migrate() runs them in turn before validation.
 
-import { isLanguage } from '../languages.mjs';
+import { isLanguage } from '../i18n/languages.mjs';
 
 export const SCHEMA_VERSION = 2;
 export const MAX_QUIZ_HISTORY = 50;

@@ -8,7 +8,7 @@
 //     measure(form) → CSS px (the caller measures in its own font)
 // fmt is ctx.fmt (Intl in the page language); no DOM here.
 
-import { ltrNumber } from '../numerals.mjs';
+import { ltrNumber } from '../i18n/numerals.mjs';
 
 export function numberForms(v, fmt, digits) {
   if (v === -Infinity) return [{ text: '−∞', sup: '' }];

@@ -24,7 +24,7 @@
 // {el, input, value}; `values` makes a slider step through a list (index-based).
 // data-testid goes on the <input>/<select>/<button> itself.
 
-import { parseNumber, latinizeText } from '../numerals.mjs';
+import { parseNumber, latinizeText } from '../i18n/numerals.mjs';
 import { h, setT } from '../dom.mjs';
 
 let uid = 0;

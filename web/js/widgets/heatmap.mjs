@@ -46,11 +46,11 @@
 // Redraws read no layout (the available width comes from a ResizeObserver) and each
 // update records a `heatmap:<testid>` performance measure (engine/bench/page-metrics.mjs).
 
-import { ltrNumber } from '../numerals.mjs';
+import { ltrNumber } from '../i18n/numerals.mjs';
 import { numberForms, fitNumber } from './cell-number.mjs';
 import { captionedFigure, textOf, nodeOf } from '../dom.mjs';
-import { pageDigits } from '../i18n.mjs';
-import { language } from '../languages.mjs';
+import { pageDigits } from '../i18n/i18n.mjs';
+import { language } from '../i18n/languages.mjs';
 
 const PALETTES = {
   viridis: ['#440154', '#472d7b', '#3b528b', '#2c728e', '#21918c', '#28ae80', '#5ec962', '#addc30', '#fde725'],

@@ -21,7 +21,7 @@
 // between rows) into any cell fills the whole matrix when the shape matches; a smaller
 // block (one row from a spreadsheet) fills from the caret's cell (rules: paste-cells.mjs).
 
-import { parseNumber, ltrNumber } from '../numerals.mjs';
+import { parseNumber, ltrNumber } from '../i18n/numerals.mjs';
 import { placePaste } from './paste-cells.mjs';
 import { spokenText } from '../dom.mjs';
 

@@ -7,7 +7,7 @@
 //   root.append(mv.el);  mv.update(matrix);   // −Infinity shows as −∞
 // With onCellActivate every number is a <button> (click or Enter).
 
-import { ltrNumber } from '../numerals.mjs';
+import { ltrNumber } from '../i18n/numerals.mjs';
 
 export function matrixView(ctx, opts = {}) {
   const el = document.createElement('figure');

@@ -9,7 +9,7 @@
 //   when it fits there; otherwise nothing changes and the caller says how many numbers came.
 // Tokens are not parsed here: the editor's own check then names any cell it cannot read.
 
-import { splitNumberList } from '../numerals.mjs';
+import { splitNumberList } from '../i18n/numerals.mjs';
 
 /** The pasted text as rows of number tokens. */
 export function pastedRows(text) {

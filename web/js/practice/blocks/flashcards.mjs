@@ -18,12 +18,12 @@
 //   state, data-state="loading|ready|error"), flashcard-done, flashcard-study-ahead,
 //   flashcard-keys (the shortcut help).
 
-import { numberLocale } from '../../numerals.mjs';
+import { numberLocale } from '../../i18n/numerals.mjs';
 import { GRADES } from '../scheduler.mjs';
 import { h } from '../../dom.mjs';
 import { tx, p, liveRegion, say, button, num, mat, lessonLink } from './ui.mjs';
-import { projectQKV } from '../../worked-example.mjs';
-import { textKeys } from '../../i18n.mjs';
+import { projectQKV } from '../../lesson/worked-example.mjs';
+import { textKeys } from '../../i18n/i18n.mjs';
 import { itemIds } from '../items.mjs';
 
 

@@ -26,9 +26,9 @@
 
 import { createHeatmap } from '../../widgets/heatmap.mjs';
 import { WORKED } from '../generators.mjs';
-import { projectQKV } from '../../worked-example.mjs';
+import { projectQKV } from '../../lesson/worked-example.mjs';
 import { h } from '../../dom.mjs';
-import { textKeys } from '../../i18n.mjs';
+import { textKeys } from '../../i18n/i18n.mjs';
 import { itemIds } from '../items.mjs';
 import { change, vecNode, tx, p, table, num, safely, zeros, mat, nextId, button, introAndList, lessonLink } from './ui.mjs';
 

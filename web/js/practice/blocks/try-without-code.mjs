@@ -22,9 +22,9 @@
 
 import { slider, checkbox, select, controlRow } from '../../widgets/controls.mjs';
 import { createHeatmap } from '../../widgets/heatmap.mjs';
-import { projectQKV, exampleWords } from '../../worked-example.mjs';
+import { projectQKV, exampleWords } from '../../lesson/worked-example.mjs';
 import { h, patch } from '../../dom.mjs';
-import { backgroundFill, nearestFirst } from '../../background-fill.mjs';
+import { backgroundFill, nearestFirst } from '../../engine-link/background-fill.mjs';
 import { recordGuess } from '../../store/records.mjs';
 import {
   change, tx, p, quoted, liveRegion, say, choiceGroup, button, seededShuffle, num, table, safely, zeros, introAndList,

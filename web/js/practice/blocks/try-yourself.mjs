@@ -22,8 +22,8 @@ import { select } from '../../widgets/controls.mjs';
 import { h } from '../../dom.mjs';
 import { tx, p, liveRegion, say, answerField, showGrade, button, num, nextId, lessonLink } from './ui.mjs';
 import { recordExercise } from '../../store/records.mjs';
-import { exampleWords } from '../../worked-example.mjs';
-import { getLang } from '../../i18n.mjs';
+import { exampleWords } from '../../lesson/worked-example.mjs';
+import { getLang } from '../../i18n/i18n.mjs';
 
 const IDS = Object.keys(EXERCISES);
 

@@ -5,11 +5,11 @@
 // ctx (built by pages/practice.mjs): {lang, latinDigits, engine, store, t, tNode,
 // fmt, has, pct, fmtBytes, localize, errorNode, ...}.
 
-import { ltrExpr } from '../../i18n.mjs';
+import { ltrExpr } from '../../i18n/i18n.mjs';
 import { h } from '../../dom.mjs';
 import { lessonTarget } from '../lesson-links.mjs';
-import { SECTIONS } from '../../lesson-sections.mjs';
-import { buildWhenNear } from '../../pages/lazy-mount.mjs';
+import { SECTIONS } from '../../lesson/lesson-sections.mjs';
+import { buildWhenNear } from '../../widgets/lazy-item.mjs';
 
 let uid = 0;
 export const nextId = (p = 'p') => `${p}-${++uid}`;
@@ -54,7 +54,7 @@ export function lessonLink(ctx, kind, id) {
 /**
  * A block's body: its intro paragraph, then a <div class=listClass> of make(ctx, item) for
  * each item. The first item is built with the block; the others as the reader nears them
- * (pages/lazy-mount.mjs, buildWhenNear: most of a block is below the first screen).
+ * (widgets/lazy-item.mjs, buildWhenNear: most of a block is below the first screen).
  */
 export function introAndList(root, ctx, { introKey, listClass, items, make }) {
   root.append(p(ctx, introKey, null, 'block-intro'));

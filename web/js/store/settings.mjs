@@ -10,9 +10,9 @@
 // Pages: import {getSettings, setSettings, subscribeSettings} from './settings.mjs'.
 // Tests: createSettings(store) with a store from openProgress({storage: fake}).
 
-import { getProgressStore } from './store/progress.mjs';
-import { recordSettings } from './store/records.mjs';
-import { isLanguage, language } from './languages.mjs';
+import { getProgressStore } from './progress.mjs';
+import { recordSettings } from './records.mjs';
+import { isLanguage, language } from '../i18n/languages.mjs';
 
 const pageLang = () => language(globalThis.document?.documentElement?.lang).code;
 

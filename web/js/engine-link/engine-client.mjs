@@ -2,7 +2,7 @@
 // (engine-worker.mjs) through the transport (transport.mjs).
 //
 // Usage:
-//   import { createEngineClient } from '../engine-client.mjs';
+//   import { createEngineClient } from '../engine-link/engine-client.mjs';   (from pages/)
 //   const engine = createEngineClient();
 //   await engine.ready;                       // rejects with err.code 'EngineLoad' if the wasm cannot load
 //   const r = await engine.attention({ q, k, v, causal: true, returnWeights: true });

@@ -17,7 +17,7 @@ function testCrash([{ kind = 'throw' } = {}]) {
 }
 
 serveWorker(self, async () => {
-  const { loadEngine } = await import('./engine.mjs');
+  const { loadEngine } = await import('../engine.mjs');
   const engine = await loadEngine();
   let info = null;
   try { info = engine.info(); } catch { /* info is optional */ }

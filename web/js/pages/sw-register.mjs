@@ -16,7 +16,7 @@
 // When the browser comes back online, the worker is checked for an update at once (the
 // browser also checks on every navigation).
 
-const ROOT = new URL('../', import.meta.url);   // this file is <root>/js/sw-register.mjs
+const ROOT = new URL('../', import.meta.url);   // this file is <root>/js/pages/sw-register.mjs
 const SETTLE_TIMEOUT_MS = 15000;
 
 /** Resolves when the page's parts and engine are no longer loading (or after the timeout). */

@@ -4,7 +4,7 @@
 // one with python3 + NumPy, and compares what they print with the engine.
 //
 // Usage:
-//   import { jsListing, numpyListing, pytorchListing, MASK_LISTING } from './code-listings.mjs';
+//   import { jsListing, numpyListing, pytorchListing, MASK_LISTING } from './s9-listings.mjs';
 //   jsListing(Q, K, V)                  // the engine call on the worked example's Q, K, V
 //   numpyListing({ x, Wq, Wk, Wv })     // attention from the word vectors, in NumPy
 //   pytorchListing(Q, K, V)             // F.scaled_dot_product_attention on the same numbers

@@ -44,7 +44,7 @@ const PDI = '\u2069';
 export async function loadText(lang, { latinDigits = false, url } = {}) {
   currentLang = lang;
   latin = !!latinDigits;
-  const textUrl = url || new URL(`../text/${lang}.json`, import.meta.url);
+  const textUrl = url || new URL(`../../text/${lang}.json`, import.meta.url);
   const res = await fetch(textUrl);
   if (!res.ok) throw Object.assign(new Error(`text ${lang}: HTTP ${res.status}`), { code: 'TextLoad' });
   dict = await res.json();
@@ -58,7 +58,7 @@ let katexLoading = null;
 /** Load KaTeX once; resolves to it (null when it cannot load: formulas stay as their source). */
 export function loadMath() {
   if (!katexLoading) {
-    katexLoading = import('../vendor/katex/katex.mjs').then((m) => { katex = m.default || m; return katex; }).catch(() => null);
+    katexLoading = import('../../vendor/katex/katex.mjs').then((m) => { katex = m.default || m; return katex; }).catch(() => null);
   }
   return katexLoading;
 }

@@ -3,7 +3,7 @@
 // (and any section that wants the same numbers).
 //
 // Usage:
-//   import { WORDS, DEFAULT, computeExample, project } from '../worked-example.mjs';
+//   import { WORDS, DEFAULT, computeExample, project } from '../lesson/worked-example.mjs' (from a section);
 //   const r = await computeExample(ctx.engine, { ...DEFAULT, causal: false });
 //   // r.Q r.K r.V (4×2), r.scores (4×4, already ÷√d_k; −Infinity where masked),
 //   // r.weights (4×4), r.out (4×2), r.dk — every matrix {rows, cols, data: Float32Array}
