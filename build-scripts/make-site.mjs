@@ -257,7 +257,7 @@ for (const lang of LANGS) {
     errors.push(...checkTerms(lang, texts[lang], terms[lang], origin[lang]));
     // the registry's own prose for the language (shown when the text file cannot load) follows the same terms
     const { textLoadFailed, notANumber } = language(lang);
-    errors.push(...checkTerms(lang, { textLoadFailed, notANumber }, terms[lang], { textLoadFailed: '../js/languages.mjs', notANumber: '../js/languages.mjs' }));
+    errors.push(...checkTerms(lang, { textLoadFailed, notANumber }, terms[lang], { textLoadFailed: '../js/i18n/languages.mjs', notANumber: '../js/i18n/languages.mjs' }));
   }
 }
 for (const lang of LANGS) if (!Object.keys(texts[lang]).length) errors.push(`no prose found for ${lang} in ${path.relative(ROOT, TEXT_DIR)}/${lang}/`);
