@@ -31,3 +31,12 @@ test('a changed model changes the version', () => {
   const v2 = writeServiceWorker(site({ ...base, [`${MODELS_DIR}fa.ckpt`]: 'weights 2' })).version;
   assert.notEqual(v1, v2);
 });
+
+// The registration resolves sw.js against its own URL: a move of sw-register.mjs to another
+// folder must move that relative root with it, or the page registers a 404 and is never offline.
+test('sw-register.mjs registers the sw.js of the site root (web/sw.js)', async () => {
+  const { SITE_ROOT } = await import('../../web/js/pages/sw-register.mjs');
+  const sw = new URL('sw.js', SITE_ROOT);
+  assert.equal(path.resolve(sw.pathname), path.resolve(new URL('../../web/sw.js', import.meta.url).pathname));
+  assert.ok(fs.existsSync(sw), 'web/sw.js exists');
+});

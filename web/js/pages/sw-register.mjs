@@ -16,7 +16,7 @@
 // When the browser comes back online, the worker is checked for an update at once (the
 // browser also checks on every navigation).
 
-const ROOT = new URL('../', import.meta.url);   // this file is <root>/js/pages/sw-register.mjs
+export const SITE_ROOT = new URL('../../', import.meta.url);   // this file is <root>/js/pages/sw-register.mjs
 const SETTLE_TIMEOUT_MS = 15000;
 
 /** Resolves when the page's parts and engine are no longer loading (or after the timeout). */
@@ -69,7 +69,7 @@ export function registerServiceWorker() {
     if (location.protocol !== 'http:' && location.protocol !== 'https:') return;
     if (!window.isSecureContext || !('serviceWorker' in navigator)) return;
     const register = () => {
-      navigator.serviceWorker.register(new URL('sw.js', ROOT).href, { scope: ROOT.href, updateViaCache: 'none' })
+      navigator.serviceWorker.register(new URL('sw.js', SITE_ROOT).href, { scope: SITE_ROOT.href, updateViaCache: 'none' })
         .then((reg) => {
           window.addEventListener('online', () => { reg.update().catch(() => {}); });
         })
