@@ -167,6 +167,23 @@ test('a section above the reader that grows scrolls the page by its growth (the 
   assert.deepEqual(dom.window.scrolls, [900]);
 });
 
+test('growths under a pixel add up: the page scrolls once they reach one, so the reader\'s place never drifts', async () => {
+  const { lazyMount } = await load();
+  const [intro, s1] = [dom.elements.get('intro'), dom.elements.get('s1')];
+  dom.window.scrollY = 600;
+  intro.top = -600; intro.height = 500;
+  s1.top = -100; s1.height = 900;
+  const scrollTo = dom.window.scrollTo;   // as in a browser, scrolling moves what is on the page
+  dom.window.scrollTo = (o) => { const d = o.top - dom.window.scrollY; intro.top -= d; s1.top -= d; scrollTo(o); };
+  lazyMount({ ids: IDS, mount: () => {} });
+  for (let i = 0; i < 10; i++) {          // intro grows by 0.4 px ten times: 4 px in all
+    intro.height += 0.4; s1.top += 0.4;
+    dom.resizeObservers[0].callback([]);
+  }
+  assert.ok(Math.abs(s1.top - -100) < 1, `s1 stays within a pixel of its place: ${s1.top}`);
+  assert.ok(Math.abs(dom.window.scrollY - 604) < 1, `the page scrolled by the 4 px: ${dom.window.scrollY}`);
+});
+
 test('at the very top of the page, what grows there stays in view (no scroll away from the resume offer)', async () => {
   const { lazyMount } = await load();
   const [intro, s1] = [dom.elements.get('intro'), dom.elements.get('s1')];

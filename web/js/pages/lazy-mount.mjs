@@ -54,10 +54,13 @@ function keepPlace(sections) {
   // compensates too, so the growth is never taken as the reader's own move.)
   // A reader at the very top of the page (y = 0) keeps the top: what grows there (the resume
   // offer in the header) is what they are looking at, not something to scroll away from.
+  // A move under a pixel is not scrolled for, and not taken as the new place either: read again,
+  // the baseline would drift by each one (a shared #s9 link ended 3 px off after many small ones).
   const adjust = () => {
     if (anchor && y > 0) {
       const moved = anchor.getBoundingClientRect().top - (anchorTop - (window.scrollY - y));
-      if (Math.abs(moved) >= 1) window.scrollTo({ top: window.scrollY + moved, behavior: 'instant' });
+      if (Math.abs(moved) < 1) return;
+      window.scrollTo({ top: window.scrollY + moved, behavior: 'instant' });
     }
     read();
   };
