@@ -184,6 +184,26 @@ test('growths under a pixel add up: the page scrolls once they reach one, so the
   assert.ok(Math.abs(dom.window.scrollY - 604) < 1, `the page scrolled by the 4 px: ${dom.window.scrollY}`);
 });
 
+test('after the reader jumps down, the section they jumped to is the one kept in place', async () => {
+  const { lazyMount } = await load();
+  const [intro, s1, s2, s3] = IDS.map((id) => dom.elements.get(id));
+  const scrollTo = dom.window.scrollTo;
+  const all = [intro, s1, s2, s3];
+  dom.window.scrollTo = (o) => { const d = o.top - dom.window.scrollY; for (const el of all) el.top -= d; scrollTo(o); };
+  dom.window.scrollY = 10;                // the reader moved a little: intro is their place
+  intro.top = 90; intro.height = 1000;
+  s1.top = 1090; s1.height = 1000;
+  s2.top = 2090; s2.height = 1000;
+  s3.top = 3090; s3.height = 1000;
+  lazyMount({ ids: IDS, mount: () => {} });
+  // a jump to s3 (a link, scrollIntoView): the page scrolls and says so
+  dom.window.scrollY += 3000; for (const el of all) el.top -= 3000;
+  dom.window.dispatchEvent(new Event('scroll'));
+  s1.height += 300; s2.top += 300; s3.top += 300;   // s1, above the reader, mounts and grows
+  dom.resizeObservers[0].callback([]);
+  assert.equal(s3.top, 90, 's3 stays where the jump put it');
+});
+
 test('at the very top of the page, what grows there stays in view (no scroll away from the resume offer)', async () => {
   const { lazyMount } = await load();
   const [intro, s1] = [dom.elements.get('intro'), dom.elements.get('s1')];

@@ -42,10 +42,13 @@ function keepPlace(sections) {
   const root = document.documentElement;
   root.classList.add('lesson-mounting');
   let anchor = null, anchorTop = 0, y = 0;
-  const read = () => {
+  // residual: a move of the same anchor too small to scroll for, kept in the baseline so that
+  // many of them add up to a scroll instead of drifting the place
+  const read = (residual = 0) => {
     const line = window.innerHeight / 4;   // below the where-bar, in what the reader reads
+    const was = anchor;
     anchor = sections.find((s) => s.getBoundingClientRect().bottom > line) || null;
-    anchorTop = anchor ? anchor.getBoundingClientRect().top : 0;
+    anchorTop = anchor ? anchor.getBoundingClientRect().top - (anchor === was ? residual : 0) : 0;
     y = window.scrollY;
   };
   // Where the anchor is against where the scrolling since the last look puts it: the
@@ -54,15 +57,16 @@ function keepPlace(sections) {
   // compensates too, so the growth is never taken as the reader's own move.)
   // A reader at the very top of the page (y = 0) keeps the top: what grows there (the resume
   // offer in the header) is what they are looking at, not something to scroll away from.
-  // A move under a pixel is not scrolled for, and not taken as the new place either: read again,
-  // the baseline would drift by each one (a shared #s9 link ended 3 px off after many small ones).
+  // A move under a pixel is not scrolled for, and not taken as the new place either (the
+  // baseline drifted by each one: a jump to s9 ended 3 px off after many small ones).
   const adjust = () => {
+    let residual = 0;
     if (anchor && y > 0) {
       const moved = anchor.getBoundingClientRect().top - (anchorTop - (window.scrollY - y));
-      if (Math.abs(moved) < 1) return;
-      window.scrollTo({ top: window.scrollY + moved, behavior: 'instant' });
+      if (Math.abs(moved) >= 1) window.scrollTo({ top: window.scrollY + moved, behavior: 'instant' });
+      else residual = moved;
     }
-    read();
+    read(residual);
   };
   const onScroll = adjust;
   const ro = new ResizeObserver(adjust);
