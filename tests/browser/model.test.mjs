@@ -35,19 +35,24 @@ async function open(browser, lang, query, width) {
 const waitTop = (page, pos) => page.waitForFunction((p) => document.querySelector('[data-testid="model-top"]')?.dataset.pos === p, String(pos), { timeout: 60000 });
 
 // The page's engine, asked directly: load the same checkpoint, run the text, the top 5 after pos.
+// The checkpoint's bytes come from the test (the file the site serves), not from a fetch in the
+// page, and each engine call has a limit that names it: a CI run once waited the whole test
+// limit (300 s) inside this evaluate with nothing to say where.
+const CKPT = Object.fromEntries(['fa', 'ar'].map((l) => [l, [...readFileSync(path.join(REPO, `web/models/${l}.ckpt`))]]));
 async function engineTop(page, lang, text, pos) {
-  return page.evaluate(async ({ lang, text, pos }) => {
+  return page.evaluate(async ({ ckpt, text, pos }) => {
     const engine = window.__lesson.engine;
-    const bytes = new Uint8Array(await (await fetch(`../models/${lang}.ckpt`)).arrayBuffer());
-    const m = await engine.call('charModelLoad', { bytes });
+    const within = (what, p) => Promise.race([p, new Promise((_, reject) => setTimeout(
+      () => reject(new Error(`engineTop: ${what} did not answer within 90 s (engine ${document.documentElement.dataset.engine})`)), 90000))]);
+    const m = await within('charModelLoad', engine.call('charModelLoad', { bytes: Uint8Array.from(ckpt) }));
     try {
       // characters the model never saw are left out (and reported: the phone test checks the message)
       const ids = Array.from(text, (ch) => m.vocabulary.indexOf(ch.codePointAt(0))).filter((i) => i >= 0);
-      const { probs } = await engine.call('charModelForward', { id: m.id, tokens: Uint32Array.from(ids) });
+      const { probs } = await within('charModelForward', engine.call('charModelForward', { id: m.id, tokens: Uint32Array.from(ids) }));
       const row = Array.from(probs.data.subarray((pos - 1) * probs.cols, pos * probs.cols), (p, id) => ({ id, p }));
       return row.sort((a, b) => b.p - a.p || a.id - b.id).slice(0, 5);
-    } finally { await engine.call('charModelDelete', { id: m.id }); }
-  }, { lang, text, pos });
+    } finally { await within('charModelDelete', engine.call('charModelDelete', { id: m.id })); }
+  }, { ckpt: CKPT[lang], text, pos });
 }
 
 async function checkPredictions(page, lang, pos) {
