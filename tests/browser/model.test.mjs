@@ -42,8 +42,14 @@ const CKPT = Object.fromEntries(['fa', 'ar'].map((l) => [l, [...readFileSync(pat
 async function engineTop(page, lang, text, pos) {
   return page.evaluate(async ({ ckpt, text, pos }) => {
     const engine = window.__lesson.engine;
-    const within = (what, p) => Promise.race([p, new Promise((_, reject) => setTimeout(
-      () => reject(new Error(`engineTop: ${what} did not answer within 90 s (engine ${document.documentElement.dataset.engine})`)), 90000))]);
+    // the limit is cleared once the call answers: a timer left behind would reject later, with
+    // nothing awaiting it, and show up as a page error in a test still running 90 s on
+    const within = async (what, p) => {
+      let timer;
+      const limit = new Promise((_, reject) => { timer = setTimeout(
+        () => reject(new Error(`engineTop: ${what} did not answer within 90 s (engine ${document.documentElement.dataset.engine})`)), 90000); });
+      try { return await Promise.race([p, limit]); } finally { clearTimeout(timer); }
+    };
     const m = await within('charModelLoad', engine.call('charModelLoad', { bytes: Uint8Array.from(ckpt) }));
     try {
       // characters the model never saw are left out (and reported: the phone test checks the message)
