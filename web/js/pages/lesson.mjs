@@ -243,7 +243,8 @@ async function main() {
   new MutationObserver((records) => {
     for (const r of records) {
       const el = r.target.nodeType === 1 ? r.target : r.target.parentElement;
-      const around = el && el.closest(SCROLLERS);
+      if (!el || el.closest('details:not([open])')) continue;   // checked when its fold opens
+      const around = el.closest(SCROLLERS);
       if (around) changed.add(around);
       for (const n of r.addedNodes) {
         if (n.nodeType !== 1) continue;
@@ -254,9 +255,12 @@ async function main() {
     if (mutTimer || !changed.size) return;
     // when idle, after the frame that showed the change: its layout is then done, and reading
     // the scrollers' widths costs no extra layout (a timer read them mid-update, forcing one)
+    // A scroller inside a closed fold is skipped: it has no width until the fold opens (the
+    // toggle listener checks it then), and reading it forces a layout of its hidden content
+    // (chapter 14's attention table, rebuilt after every training chunk: a 20–33 ms task).
     const check = () => {
       mutTimer = null;
-      for (const sc of changed) if (sc.isConnected) scrollerReachable(sc);
+      for (const sc of changed) if (sc.isConnected && !sc.closest('details:not([open])')) scrollerReachable(sc);
       changed.clear();
     };
     mutTimer = typeof requestIdleCallback === 'function' ? requestIdleCallback(check, { timeout: 1000 }) : setTimeout(check, 300);

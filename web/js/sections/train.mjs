@@ -41,6 +41,14 @@ const SAVE_EVERY_MS = 5000;     // the run is written at most this often while i
 const SHOW_LEN = 24;            // characters of the held-out line whose attention is shown
 const SAMPLE_LEN = 60;
 
+// resolves in the next frame's animation callbacks, or after 100 ms in a tab that draws no
+// frames (hidden): a run training in the background must not wait for the tab to be shown
+const nextFrame = () => new Promise((resolve) => {
+  if (typeof requestAnimationFrame !== 'function') { resolve(); return; }
+  requestAnimationFrame(() => resolve());
+  setTimeout(resolve, 100);
+});
+
 // a character as a row/column label, the same as chapter 13's (␣ space, ¦ half-space, ↵ newline, ◌ before a lone mark)
 const charLabel = glyph;
 
@@ -150,14 +158,14 @@ export async function mount(root, ctx) {
   }
   // While a run goes, the status line (a polite live region) is rewritten at most every STATUS_MS,
   // not at every step (tens per second): less work per step, and a screen reader is not flooded.
-  const STATUS_MS = 300;
+  const STATUS_MS = 500;
   let statusTimer = null;
   function statusSoon() {
     if (statusTimer === null) statusTimer = setTimeout(() => { statusTimer = null; renderStatus(); }, STATUS_MS);
   }
   // The chart (and its data table) is redrawn at most every CHART_MS while a run goes, with the
   // training curve averaged to a few hundred points: the page stays responsive at step 3,000.
-  const CHART_MS = 500;
+  const CHART_MS = 1000;
   let chartTimer = null, chartAt = 0;
   function renderChart() {
     if (chartTimer !== null) return;
@@ -195,19 +203,34 @@ export async function mount(root, ctx) {
   }
 
   // What the model does now: the held-out loss point, the attention map, a sample, p − y.
+  // The engine calls come first and every write to the page then lands in one frame: written
+  // as each answer arrived, a training chunk dirtied four frames in a row, and a key press
+  // during any of them waited for its layout and paint.
   let lastShown = -1;
   async function showModel({ val = false } = {}) {
     if (run.id === null) return;
     const id = run.id, step = run.step;
+    let valLoss = null;
     if (val && !(run.history.val.at(-1)?.[0] === step)) {
-      const loss = await trainer.charModelEvaluate({ id, ...validation });
+      valLoss = await trainer.charModelEvaluate({ id, ...validation });
       if (id !== run.id) return;
-      run.history.val.push([step, loss]);
-      renderStatus();
-      renderChart();
     }
     const f = await trainer.charModelForward({ id, tokens: showIds });
     if (id !== run.id) return;
+    let text = null;
+    if (step !== lastShown) {
+      lastShown = step;
+      const s = await trainer.charModelSample({ id, prompt: Array.from(showIds.subarray(0, 8)), count: SAMPLE_LEN, temperature: 0.8, seed: st.seed + 1 });
+      if (id !== run.id) return;
+      text = detokenize(showIds.subarray(0, 8), data) + detokenize(s, data);
+    }
+    await nextFrame();
+    if (id !== run.id) return;
+    if (valLoss !== null) {
+      run.history.val.push([step, valLoss]);
+      renderStatus();
+      renderChart();
+    }
     const m = f.attention[st.layer - 1]?.[st.head - 1];
     if (m) attn.update(m, { rowLabels: showChars.map(charLabel), colLabels: showChars.map(charLabel) });
     attn.el.dataset.step = String(step);
@@ -223,11 +246,8 @@ export async function mount(root, ctx) {
       rows: g.rows.map((r) => [ch(r.id), num(r.p), big(r.y), num(r.g)]), testid: 'train-grad-table',
     }));
     gradSlot.dataset.step = String(step);
-    if (step !== lastShown) {
-      lastShown = step;
-      const s = await trainer.charModelSample({ id, prompt: Array.from(showIds.subarray(0, 8)), count: SAMPLE_LEN, temperature: 0.8, seed: st.seed + 1 });
-      if (id !== run.id) return;
-      sample.textContent = detokenize(showIds.subarray(0, 8), data) + detokenize(s, data);
+    if (text !== null) {
+      sample.textContent = text;
       sample.dataset.step = String(step);
     }
   }
