@@ -52,8 +52,10 @@ const argValue = (name) => { const i = args.indexOf(name); return i >= 0 ? args[
 const TEXT_DIR = argValue('--text-dir') ? path.resolve(argValue('--text-dir')) : path.join(WEB, 'text');
 // Test-only editions (tests/browser/third-language.test.mjs): a module exporting LANGUAGES
 // entries, added to the registry for this build and appended to the copied languages.mjs.
-const EXTRA_LANGUAGES = argValue('--extra-languages')
-  ? (await import(pathToFileURL(path.resolve(argValue('--extra-languages'))).href)).LANGUAGES : [];
+// They have no trained model: their chapters 13–14 read the default edition's (modelFrom).
+const EXTRA_LANGUAGES = (argValue('--extra-languages')
+  ? (await import(pathToFileURL(path.resolve(argValue('--extra-languages'))).href)).LANGUAGES : [])
+  .map((l) => ({ modelFrom: LANGUAGES[0].code, ...l }));
 LANGUAGES.push(...EXTRA_LANGUAGES);
 const LANGS = languageCodes();
 const ENGINE_DIST = path.join(ROOT, 'build', 'engine-dist');
@@ -279,9 +281,9 @@ if (!CHECK_ONLY) {
   // chapter; the service worker does not precache models/ (sw-manifest.mjs, MODELS_DIR) and
   // keeps a copy once fetched, so the first visit's budget is unchanged and the chapter still
   // works offline after one visit.
-  // An edition added for a test (--extra-languages) has no trained model: its chapter reads the
-  // Persian one (sections/model.mjs, MODEL_OF); every real edition must have its own.
-  for (const lang of LANGS.filter((l) => !EXTRA_LANGUAGES.some((e) => e.code === l))) {
+  // An edition with modelFrom (only the test-only ones above) has no trained model: its chapters
+  // read that edition's (sections/model-compute.mjs, modelLanguage); every real edition has its own.
+  for (const lang of LANGS.filter((l) => language(l).modelFrom === undefined)) {
     for (const ext of ['ckpt', 'json']) copyFile(path.join(WEB, 'models', `${lang}.${ext}`), path.join(OUT, 'models', `${lang}.${ext}`));
     copyFile(path.join(ROOT, 'engine', 'tools', 'corpus', `${lang}.txt`), path.join(OUT, 'models', `${lang}.corpus.txt`));
   }

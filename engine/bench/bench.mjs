@@ -16,12 +16,11 @@
 //      as JSON (--json, default build/bench/bench.json).
 // FLOPs: 4·L·S·d for every engine, half of that for causal (a peer that
 // computes the full matrix on causal gets half the effective rate).
-// Usage: node engine/bench/bench.mjs [--sizes 512,2048,4096] [--d 64] [--min-time 0.3] [--min-runs 5]
-//          [--native FILE] [--page FILE] [--long FILE] [--json FILE] [--site DIR] [--ceiling FILE] [--pool-size 2]
-//          [--real-models | --only-real-models] [--window-sizes 32768,65536,131072] [--window 4096] [--decode-rows 32768]
+// Usage: see USAGE below (printed for --help, and for an unknown flag, which is refused).
 // --real-models adds the rows of chapters 10–12 (issue 15) (real-model-rows.mjs: sliding window against full causal on the
-// pool, decode steps next to a memory.copy ceiling, GQA against MHA); --only-real-models runs
-// only those (no peers, no per-n table, no targets 1-7).
+// pool, decode steps next to a memory.copy ceiling, GQA against MHA); --real-models-only runs
+// only those (no peers, no per-n table, no targets 1-7). build-scripts/bench passes these two
+// flags through with the same spelling (tests/node/bench-flags.test.mjs).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -35,8 +34,13 @@ import { runRealModelRows, reportRealModelRows } from './real-model-rows.mjs';
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '..', '..');
 
-const { values: args } = parseArgs({
-  options: {
+const USAGE = `usage: node engine/bench/bench.mjs [--sizes 512,2048,4096] [--d 64] [--min-time 0.3] [--min-runs 5]
+         [--native FILE] [--page FILE] [--long FILE] [--json FILE] [--site DIR] [--ceiling FILE] [--pool-size 2]
+         [--site-note TEXT] [--real-models | --real-models-only] [--window-sizes 32768,65536,131072] [--window 4096]
+         [--decode-rows 32768] [--help]`;
+let args;
+try {
+  ({ values: args } = parseArgs({ options: {
     sizes: { type: 'string', default: '512,2048,4096' },
     d: { type: 'string', default: '64' },
     'min-time': { type: 'string', default: '0.3' },
@@ -50,19 +54,27 @@ const { values: args } = parseArgs({
     'pool-size': { type: 'string', default: '2' },
     'site-note': { type: 'string' },
     'real-models': { type: 'boolean', default: false },
-    'only-real-models': { type: 'boolean', default: false },
+    'real-models-only': { type: 'boolean', default: false },
     'window-sizes': { type: 'string', default: '32768,65536,131072' },
     window: { type: 'string', default: '4096' },
     'decode-rows': { type: 'string', default: '32768' },
-  },
-});
+    help: { type: 'boolean', default: false },
+  } }));
+} catch (err) {   // an unknown flag, a missing value, a stray argument: refused, never ignored
+  process.stderr.write(`bench.mjs: ${err.message}\n${USAGE}\n`);
+  process.exit(2);
+}
+if (args.help) {
+  process.stdout.write(`${USAGE}\n`);
+  process.exit(0);
+}
 const sizes = args.sizes.split(',').map(Number).sort((a, b) => a - b);
 const d = Number(args.d);
 const minTime = Number(args['min-time']);
 const minRuns = Number(args['min-runs']);
 const poolSize = Number(args['pool-size']);
-const main = !args['only-real-models'];   // the peers, the per-n table and targets 1-7
-const realModels = args['real-models'] || args['only-real-models'];
+const main = !args['real-models-only'];   // the peers, the per-n table and targets 1-7
+const realModels = args['real-models'] || args['real-models-only'];
 const realModelsOpts = {
   windowSizes: args['window-sizes'].split(',').map(Number).sort((a, b) => a - b), window: Number(args.window),
   d, poolSize, decodeRows: Number(args['decode-rows']), minTime, minRuns,
@@ -269,7 +281,7 @@ const longRun = readJson(args.long);
 const siteNote = args['site-note'] ? ` on ${args['site-note']}` : '';
 const kB = (b) => (b == null ? '-' : `${(b / 1000).toFixed(0)} kB`);
 const msOf = (x) => (x == null ? '-' : `${x.toFixed(1)} ms`);
-if (!main) { /* --only-real-models: no page metrics, no long context */ } else if (pageMetrics?.summary) {
+if (!main) { /* --real-models-only: no page metrics, no long context */ } else if (pageMetrics?.summary) {
   say(`page metrics (engine/bench/page-metrics.mjs${siteNote}; median of ${pageMetrics.runs} fresh-profile visit(s); full JSON in bench.json):`);
   for (const [id, p] of Object.entries(pageMetrics.summary)) {
     say(`  ${id.padEnd(12)} first contentful paint ${msOf(p.fcpMs)}, ready ${msOf(p.readyMs)}, transfer ${kB(p.wireBytes)} (wasm ${kB(p.byType?.wasm)}, js ${kB(p.byType?.js)}, fonts ${kB(p.byType?.font)}), ${p.requests} requests`);

@@ -13,17 +13,6 @@
 namespace attn {
 namespace {
 
-detail::Visibility rule_of(const AttentionOptions& rule, std::size_t S) {
-  detail::Visibility vis;
-  vis.S = S;
-  vis.causal = rule.causal;
-  vis.window = rule.window;
-  vis.row_offset = rule.row_offset;
-  vis.query_period = rule.query_period;
-  vis.mask = rule.mask;
-  return vis;
-}
-
 // w: (S) = softmax of row i's visible scaled logits (0 where hidden); returns
 // the row's log-sum-exp, -inf when it sees no key (w all zero).
 double weights_row(double* w, const double* q_i, const double* k, std::size_t i, std::size_t S,
@@ -56,7 +45,7 @@ double weights_row(double* w, const double* q_i, const double* k, std::size_t i,
 void reference_attention_forward(double* out, double* lse, const double* q, const double* k,
                                  const double* v, std::size_t L, std::size_t S, std::size_t d_k,
                                  std::size_t d_v, const AttentionOptions& rule, double scale) {
-  const detail::Visibility vis = rule_of(rule, S);
+  const detail::Visibility vis = detail::visibility_of(rule, S);
   std::vector<double> w(S);
   for (std::size_t i = 0; i < L; ++i) {
     lse[i] = weights_row(w.data(), q + i * d_k, k, i, S, d_k, vis, scale);
@@ -72,7 +61,7 @@ void reference_attention_backward(double* dq, double* dk, double* dv, const doub
                                   const double* q, const double* k, const double* v, std::size_t L,
                                   std::size_t S, std::size_t d_k, std::size_t d_v,
                                   const AttentionOptions& rule, double scale) {
-  const detail::Visibility vis = rule_of(rule, S);
+  const detail::Visibility vis = detail::visibility_of(rule, S);
   std::vector<double> w(S), dp(S);
   for (std::size_t i = 0; i < L; ++i) {
     const double* q_i = q + i * d_k;

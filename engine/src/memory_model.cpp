@@ -99,12 +99,7 @@ double visible_pairs(std::uint64_t L, std::uint64_t S, const AttentionOptions& r
   if (rule.mask != nullptr)
     detail::fail(ErrorCode::BadArgument, std::string(fn) + ": a mask is given; its visible pairs depend on "
                                                            "its contents, so count them directly");
-  detail::Visibility vis;
-  vis.S = S;
-  vis.causal = rule.causal;
-  vis.window = rule.window;
-  vis.row_offset = rule.row_offset;
-  vis.query_period = rule.query_period;
+  const detail::Visibility vis = detail::visibility_of(rule, S);  // mask: null, refused above
   // with a period P < L, rows i and i + P see the same keys: the first P rows
   // count floor(L / P) times, the first L mod P of them once more
   const std::uint64_t P = rule.query_period;

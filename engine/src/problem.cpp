@@ -33,12 +33,7 @@ Problem make_problem(MatrixView q, MatrixView k, MatrixView v, const AttentionOp
   p.d_k = q.cols;
   p.d_v = v.cols;
   p.scale = resolve_scale(opt.scale, p.d_k, fn);
-  p.vis.S = p.S;
-  p.vis.causal = opt.causal;
-  p.vis.window = opt.window;
-  p.vis.row_offset = opt.row_offset;
-  p.vis.query_period = opt.query_period;
-  p.vis.mask = opt.mask;
+  p.vis = visibility_of(opt, p.S);
   p.max_abs_q = require_finite(q, fn, "q");
   if (check_kv_finite) {
     max_abs_k = require_finite(k, fn, "k");

@@ -1,8 +1,9 @@
 // The visibility rule: which keys query row i may see (engine.hpp's
 // AttentionOptions: causal, window, row_offset, query_period, mask). The
-// reference, both SIMD kernels, the online-softmax trace and the cost model
-// (visible_pairs) ask this type and nothing else; a new rule goes here, plus
-// the tile tests the kernels use to skip work.
+// reference, both SIMD kernels, the online-softmax trace, the training
+// reference and the cost model (visible_pairs) ask this type and nothing
+// else, built by visibility_of (below) and nothing else; a new rule goes
+// here, plus the tile tests the kernels use to skip work.
 //
 // Without the mask, row i sees one interval of keys [key_begin(i),
 // key_end(i)), and both ends grow with the row's position pos(i). Positions
@@ -15,6 +16,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+
+#include "attn/engine.hpp"
 
 namespace attn::detail {
 
@@ -86,5 +89,28 @@ struct Visibility {
     return mask == nullptr && j0 >= s.begin_max && j1 <= s.end_min;
   }
 };
+
+// The rule of a request with S keys: the one place that reads the rule's fields of
+// AttentionOptions (make_problem for the forward and the float backward, the
+// training reference, visible_pairs).
+inline Visibility visibility_of(const AttentionOptions& opt, std::uint64_t S) {
+  Visibility vis;
+  vis.S = S;
+  vis.causal = opt.causal;
+  vis.window = opt.window;
+  vis.row_offset = opt.row_offset;
+  vis.query_period = opt.query_period;
+  vis.mask = opt.mask;
+  return vis;
+}
+
+// Tripwire (as errors.cpp's static_asserts on the enums): AttentionOptions has exactly
+// these 10 fields, so a field added there stops this compiling until it is sorted into
+// the rule (visibility_of and Visibility) or out of it (kernel choice, tiles, scale, outputs).
+// Names are for the reader: a structured binding goes by position, so the copy above goes by name.
+inline void attention_options_fields(const AttentionOptions& opt) {
+  [[maybe_unused]] const auto& [causal, scale, variant, block_q, block_k, mask, return_weights, row_offset,
+                                window, query_period] = opt;
+}
 
 }  // namespace attn::detail

@@ -4,6 +4,7 @@
 // that are not multiples of the tile, causal, windows with rows that see no
 // key, a mask, grouped-query heads); and the chunked one's memory.
 #include <cmath>
+#include <string>
 #include <vector>
 
 #include "attn/train.hpp"
@@ -139,6 +140,58 @@ TEST_CASE("chunked and materialized backward equal the reference") {
   }
   MESSAGE("forward (out, lse) max abs error " << worst_forward << "; backward max error / max|grad|: chunked "
                                               << worst_chunked << ", materialized " << worst_materialized);
+}
+
+// The training reference (reference_attention_forward / _backward) against the forward's
+// own reference (attn::attention, Variant::Reference), one field of the rule at a time:
+// each field changes the output (the check is not vacuous), and both read it alike.
+TEST_CASE("the training reference sees every field of the rule that the forward sees") {
+  const std::size_t L = 7, S = 9, d_k = 4, d_v = 3;
+  const attn::Matrix q = test::randn(61, L, d_k), k = test::randn(62, S, d_k), v = test::randn(63, S, d_v),
+                     g = test::randn(64, L, d_v);
+  std::vector<std::uint8_t> mask(L * S, 1);
+  for (std::size_t i = 0; i < L; ++i) mask[i * S + (i * 5) % S] = 0;
+  struct Case {
+    const char* field;
+    attn::AttentionOptions without, with;  // the rule without the field, and with it
+  };
+  std::vector<Case> cases;
+  attn::AttentionOptions none, causal;
+  causal.causal = true;
+  cases.push_back({"causal", none, causal});
+  cases.push_back({"window", none, none});
+  cases.back().with.window = 3;
+  cases.push_back({"row_offset", causal, causal});
+  cases.back().with.row_offset = 4;
+  cases.push_back({"query_period", causal, causal});
+  cases.back().with.query_period = 3;
+  cases.push_back({"mask", none, none});
+  cases.back().with.mask = mask.data();
+  const double scale = 1.0 / std::sqrt(static_cast<double>(d_k));
+  for (Case& c : cases) {
+    const std::string field = c.field;
+    CAPTURE(field);
+    c.without.variant = c.with.variant = attn::Variant::Reference;
+    const attn::AttentionResult fwd = attn::attention(q.view(), k.view(), v.view(), c.with);
+    const attn::AttentionResult fwd_without = attn::attention(q.view(), k.view(), v.view(), c.without);
+    REQUIRE(test::max_abs_diff(fwd.out.data, fwd_without.out.data) > 1e-2);  // the field matters here
+    std::vector<double> out(L * d_v), lse(L);
+    attn::reference_attention_forward(out.data(), lse.data(), test::doubles(q).data(), test::doubles(k).data(),
+                                      test::doubles(v).data(), L, S, d_k, d_v, c.with, scale);
+    CHECK(test::max_abs_diff(out, fwd.out.data) <= 1e-6);
+    // the backward reference against the chunked float backward, which reads the rule
+    // through make_problem
+    const attn::AttentionForwardLse f = attn::attention_forward_lse(q.view(), k.view(), v.view(), c.with);
+    const attn::AttentionGradients ref =
+        attn::attention_backward(q.view(), k.view(), v.view(), f.out.view(), f.lse, g.view(), c.with);
+    attn::AttentionOptions chunked = c.with;
+    chunked.variant = attn::Variant::Chunked;
+    const attn::AttentionGradients d =
+        attn::attention_backward(q.view(), k.view(), v.view(), f.out.view(), f.lse, g.view(), chunked);
+    CHECK(test::max_abs_diff(d.dq.data, ref.dq.data) <= 1e-5);
+    CHECK(test::max_abs_diff(d.dk.data, ref.dk.data) <= 1e-5);
+    CHECK(test::max_abs_diff(d.dv.data, ref.dv.data) <= 1e-5);
+  }
 }
 
 TEST_CASE("backward with a mask hiding a whole row") {

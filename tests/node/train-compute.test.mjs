@@ -52,6 +52,20 @@ test('the default size: small on a narrow screen or with few cores', () => {
   assert.equal(defaultSize({ width: 1280, cores: 8 }), 'default');
 });
 
+test('the default size has about four times the weights of the small one (as train-compute.mjs says)', () => {
+  for (const lang of ['fa', 'ar']) {
+    const V = corpusData(corpus(lang)).vocab.length;
+    const count = {};
+    for (const size of Object.keys(SIZES)) {
+      const m = engine.charModel(modelConfig(size, V, 1));
+      count[size] = m.parameterCount;
+      m.delete();
+    }
+    const ratio = count.default / count.small;
+    assert.ok(ratio > 3.5 && ratio < 4.5, `${lang}: ${count.default} / ${count.small} = ${ratio}`);
+  }
+});
+
 // The worker's training handler with the chapter's settings (the road the page takes).
 const handlers = charModelHandlers(engine);
 async function run(data, size, seed, chunks) {

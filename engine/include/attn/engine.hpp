@@ -120,6 +120,9 @@ const char* variant_name(Variant variant);
 // grouped-query group (H blocks of P rows, one per head) against one shared
 // K and V: every block gets the same positions. Any window size is valid
 // (one of at least S + pos(i) keys hides nothing from row i).
+// The engine reads the rule's fields in one place, detail::visibility_of
+// (src/visibility.hpp), which also names every field of this struct: a field
+// added here fails to compile there until it is sorted into the rule or out of it.
 struct AttentionOptions {
   bool causal = false;             // PyTorch is_causal: query i sees keys j <= pos(i)
   std::optional<float> scale;      // nullopt: 1/sqrt(d_k). "No scaling" is scale = 1.

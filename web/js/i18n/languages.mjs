@@ -18,6 +18,9 @@
 //                    translated word the text would have to explain as well
 //   textLoadFailed   the one message shown when the language's text file cannot load
 //                    (then no translated text exists to take it from)
+//   modelFrom        (absent in a real edition) the edition whose trained character model and
+//                    corpus this one's chapters 13–14 read (sections/model-compute.mjs
+//                    modelLanguage); make-site sets it for a test-only edition, which has none
 //   text             rules of the build's prose checks (build-scripts/text-checks.mjs):
 //                    wrongLetters (look-alike letters of a neighbouring script, with a
 //                    name for the error message), and termProclitics / termEndings (regular

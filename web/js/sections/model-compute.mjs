@@ -25,6 +25,7 @@
 //   scaleComparison(parameterCount, config, presets) → ratios against real model shapes
 
 import { createRng } from '../practice/random.mjs';
+import { isLanguage, language, languageCodes } from '../i18n/languages.mjs';
 
 /** A refused model file: a typed error the page answers in its language. */
 const badModel = (cause) => Object.assign(new Error(`model: ${cause && cause.message}`), { code: 'BadModel', cause });
@@ -305,6 +306,18 @@ export function scaleComparison(parameterCount, config, presets) {
   return { ours, rows };
 }
 
-/** The trained model (and corpus) an edition reads: its own, or the Persian one for an edition
- *  with none (a test-only edition: make-site copies models only for fa and ar). */
-export const modelLanguage = (lang) => (lang === 'fa' || lang === 'ar' ? lang : 'fa');
+/**
+ * The edition whose trained model and corpus (models/<code>.ckpt, .json, .corpus.txt) the
+ * chapters on the model (13, 14) read for edition `lang`: its own, or the one its registry
+ * entry names in `modelFrom`. Only the test-only editions that make-site adds with
+ * --extra-languages have no model, and make-site gives them modelFrom (the default edition);
+ * a real edition has its own (tests/node/model-language.test.mjs). A code that is no edition
+ * is the caller's mistake, not a reader's choice (the page's lang is an edition already), so
+ * it throws rather than showing some other language's model.
+ */
+export function modelLanguage(lang) {
+  if (!isLanguage(lang)) {
+    throw new Error(`modelLanguage: ${JSON.stringify(lang)} is not an edition of i18n/languages.mjs (${languageCodes().join(', ')})`);
+  }
+  return language(lang).modelFrom ?? lang;
+}

@@ -52,9 +52,10 @@ export function baselines(data) {
 }
 
 // ------------------------------------------------------------------ the model sizes
-// Measured in Node on the 2-core test machine (tests/node/train-compute.test.mjs prints nothing;
-// the numbers are in the branch's report): 'small' passes the unigram within a few seconds and
-// the bigram within about 20 s; 'default' is four times the weights and about a third as fast.
+// Two sizes: 'small' for a phone or a machine with fewer than 4 cores (defaultSize), small enough
+// that its loss passes the unigram and bigram baselines while the reader watches; 'default', with
+// about four times the weights (tests/node/train-compute.test.mjs checks the ratio), where there
+// are the cores for it. Their measured times: engine/bench/README.md, "The page's two model sizes".
 export const SIZES = Object.freeze({
   small: Object.freeze({ config: { context: 32, width: 32, layers: 1, heads: 2 }, batch: 8, length: 32 }),
   default: Object.freeze({ config: { context: 64, width: 48, layers: 2, heads: 4 }, batch: 8, length: 64 }),

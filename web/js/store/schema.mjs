@@ -112,8 +112,9 @@ const isSeed = (x) => Number.isInteger(x) && x >= 0 && x < 2 ** 32;
  * (practice/blocks/quiz.mjs) and this schema share. Per kind:
  *   valid(item)   the item's own fields (beside kind and id) are well formed
  *   record(item)  the item as the store keeps it (the quiz's live item may carry more)
- * A new kind is one entry here (and its question in quiz.mjs); a round holding it is then
- * saved, merged, exported and read back like the others.
+ * A new kind is one entry here and its question in quiz.mjs QUIZ_KINDS (draw, known, show;
+ * tests/node/quiz-kinds.test.mjs fails while one table lacks it); a round holding it is then
+ * saved, merged, exported, read back and resumed like the others.
  */
 export const QUESTION_KINDS = {
   mcq: {

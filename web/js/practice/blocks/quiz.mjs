@@ -33,10 +33,60 @@ import { solutionList, promptNode, toleranceNode, hintControl } from './try-your
 
 // multiple-choice questions: every quiz.<id>.stem of the text (practice/items.mjs)
 const mcqIds = () => itemIds(textKeys(), 'quiz');
+const MCQ_OPTIONS = ['o1', 'o2', 'o3', 'o4'];
 export const NUMERIC = Object.keys(QUIZ);
 const ROUND_MCQ = 8;
 const ROUND_NUM = 4;
 const QUIZ_ID = 'main';
+
+/**
+ * The quiz's half of each question kind; store/schema.mjs QUESTION_KINDS holds the other
+ * half (how an item is checked and saved), and the two have the same kinds
+ * (tests/node/quiz-kinds.test.mjs). Per kind:
+ *   draw(rng)        this kind's questions of a new round
+ *   known(item)      a saved item that this page can still show (its question still exists)
+ *   show(v, item)    shows it; v = the mounted quiz: {ctx, round, frame, nextButton, saveRound}
+ * Everything that depends on an item's kind goes through this table: a round holding a kind
+ * missing here is an error (kindOf), never a question dropped or shown as another kind.
+ */
+export const QUIZ_KINDS = {
+  mcq: {
+    draw: (rng) => rng.shuffle(mcqIds()).slice(0, ROUND_MCQ).map((id) => ({ kind: 'mcq', id, order: rng.shuffle(MCQ_OPTIONS) })),
+    known: (it) => mcqIds().includes(it.id) && it.order.length === MCQ_OPTIONS.length && MCQ_OPTIONS.every((o) => it.order.includes(o)),
+    show: (v, item) => showMcq(v, item),
+  },
+  numeric: {
+    draw: (rng) => rng.shuffle(NUMERIC).slice(0, ROUND_NUM).map((id) => ({ kind: 'numeric', id })),
+    known: (it) => NUMERIC.includes(it.id),
+    show: (v, item) => showNumeric(v, item, true),
+  },
+};
+
+function kindOf(item) {
+  if (Object.hasOwn(QUIZ_KINDS, item.kind) && Object.hasOwn(QUESTION_KINDS, item.kind)) return QUIZ_KINDS[item.kind];
+  throw new Error(`quiz: question kind '${item.kind}' is not in both QUIZ_KINDS (practice/blocks/quiz.mjs: ` +
+    `${Object.keys(QUIZ_KINDS).join(', ')}) and QUESTION_KINDS (store/schema.mjs: ${Object.keys(QUESTION_KINDS).join(', ')})`);
+}
+
+/** A new round: every kind's questions, shuffled together. */
+export function drawRound(rng, now = new Date()) {
+  const items = Object.keys(QUIZ_KINDS).flatMap((kind) => kindOf({ kind }).draw(rng));
+  return { items: rng.shuffle(items), i: 0, score: 0, startedAt: now.toISOString() };
+}
+
+/** The round as the store keeps it (schema.mjs `rounds`): answered = items answered so far. */
+export const roundRecord = (r, answered, done, now) => ({
+  items: r.items.map((it) => (kindOf(it), QUESTION_KINDS[it.kind].record(it))),
+  i: answered, score: r.score, done, ...(r.startedAt ? { startedAt: r.startedAt } : {}), updatedAt: now.toISOString(),
+});
+
+/** The saved round (store `rounds.main`) as a live round to resume, or null: none, done, or a
+ *  question this page no longer has. Throws on a kind the quiz does not know (kindOf). */
+export function resumableRound(saved) {
+  if (!saved || saved.done) return null;
+  if (!saved.items.every((it) => kindOf(it).known(it))) return null;
+  return { items: saved.items.map((it) => structuredClone(it)), i: saved.i, score: saved.score, startedAt: saved.startedAt };
+}
 
 export async function mount(root, ctx) {
   root.append(p(ctx, 'quiz.ui.intro', { n: ROUND_MCQ + ROUND_NUM }, 'block-intro'));
@@ -66,13 +116,12 @@ export async function mount(root, ctx) {
     stage.append(button(ctx, 'quiz.ui.start', { primary: true, testid: 'quiz-start', onClick: () => startRound() }));
   }
 
-  let round = null; // {items, i, score}
+  let round = null; // {items, i, score, startedAt}
+  // what the questions' show() use (QUIZ_KINDS)
+  const view = { ctx, frame, nextButton, saveRound, get round() { return round; } };
 
   function startRound() {
-    const rng = createRng(freshSeed());
-    const mcq = rng.shuffle(mcqIds()).slice(0, ROUND_MCQ).map((id) => ({ kind: 'mcq', id, order: rng.shuffle(['o1', 'o2', 'o3', 'o4']) }));
-    const numeric = rng.shuffle(NUMERIC).slice(0, ROUND_NUM).map((id) => ({ kind: 'numeric', id }));
-    round = { items: rng.shuffle([...mcq, ...numeric]), i: 0, score: 0, startedAt: new Date().toISOString() };
+    round = drawRound(createRng(freshSeed()));
     saveRound();
     showItem();
   }
@@ -96,108 +145,7 @@ export async function mount(root, ctx) {
 
   function showItem() {
     const item = round.items[round.i];
-    if (item.kind === 'mcq') showMcq(item);
-    else showNumeric(item, true);
-  }
-
-  function showMcq(item) {
-    const art = frame(item);
-    const stem = h('p', { class: 'prompt', testid: 'quiz-prompt', id: 'quiz-stem' }, tx(ctx, `quiz.${item.id}.stem`));
-    const group = choiceGroup(ctx, {
-      testid: 'quiz-option', name: `quiz-${item.id}`,
-      options: item.order.map((o) => ({ value: o, key: `quiz.${item.id}.${o}` })),
-    });
-    group.el.setAttribute('aria-labelledby', 'quiz-stem');
-    const feedback = liveRegion('quiz-feedback');
-    const actions = h('div', { class: 'actions' });
-    const submit = button(ctx, 'quiz.ui.submit', {
-      primary: true, testid: 'quiz-submit',
-      onClick: () => {
-        const v = group.value;
-        if (!v) { say(feedback, ctx, 'quiz.ui.pickFirst', null, 'warn'); group.focusFirst(); return; }
-        const right = v === 'o1';
-        if (right) round.score += 1;
-        saveRound({ answered: round.i + 1 });
-        group.disabled = true;
-        group.markResult('o1');
-        say(feedback, ctx, right ? 'quiz.ui.correct' : 'quiz.ui.wrong', null, right ? 'ok' : 'bad');
-        feedback.dataset.status = right ? 'correct' : 'wrong';
-        feedback.append(' ', h('span', { class: 'explanation', testid: 'quiz-explanation' }, tx(ctx, `quiz.${item.id}.why`)));
-        if (!right) art.append(lessonLink(ctx, 'quiz', item.id) || '');   // back to the section that teaches it
-        art.dataset.answered = 'true';
-        submit.remove();
-        const nb = nextButton();
-        actions.append(nb);
-        nb.focus();
-      },
-    });
-    actions.append(submit);
-    art.append(stem, group.el, actions, feedback);
-  }
-
-  async function showNumeric(item, firstTry) {
-    const art = frame(item);
-    art.dataset.state = 'loading';
-    const wait = p(ctx, 'quiz.ui.computing', null, 'note');
-    art.append(wait);
-    let q;
-    // The first instance of a question keeps its seed (saved with the round): a reload shows it again.
-    const seed = firstTry && item.seed !== undefined ? item.seed : freshSeed();
-    try {
-      q = await QUIZ[item.id].generate(seed, ctx.engine);
-    } catch (err) {
-      console.error(err);
-      wait.remove();
-      art.append(ctx.errorNode(err), h('div', { class: 'actions' }, nextButton()));
-      art.dataset.state = 'error';
-      return;
-    }
-    wait.remove();
-    if (firstTry && item.seed === undefined) { item.seed = q.seed; saveRound(); }
-    art.dataset.seed = String(q.seed);
-    art.dataset.state = 'ready';
-    const feedback = liveRegion('quiz-feedback');
-    const actions = h('div', { class: 'actions' });
-    let done = false;
-    const submitNow = () => {
-      if (done) return;
-      const res = gradeQuestion(field.input.value, q);
-      const status = showGrade(ctx, feedback, res, { digits: 4 });
-      feedback.dataset.status = status;
-      if (status === 'unparseable') { field.input.focus(); return; }
-      done = true;
-      field.input.readOnly = true;
-      if (firstTry && status === 'correct') round.score += 1;
-      if (firstTry) saveRound({ answered: round.i + 1 });
-      firstTry = false;
-      const value = num(ctx, q.answer, 4);
-      feedback.textContent = '';
-      say(feedback, ctx, status === 'correct' ? 'quiz.ui.correctNumeric' : 'quiz.ui.wrongNumeric', { value }, status === 'correct' ? 'ok' : 'bad');
-      if (res.note === 'percent-missing') feedback.append(' ', tx(ctx, 'practice.grade.percent-missing'));
-      art.append(h('div', { class: 'steps', testid: 'quiz-explanation' }, solutionList(ctx, q, 'quiz-steps')));
-      if (status !== 'correct') art.append(lessonLink(ctx, 'quiz', item.id) || '');
-      art.dataset.answered = 'true';
-      submit.remove();
-      hint.button.remove();
-      hint.note.textContent = '';
-      if (status !== 'correct') {
-        actions.append(button(ctx, 'quiz.ui.retry', { testid: 'quiz-retry', onClick: () => showNumeric(item, false) }));
-      }
-      const nb = nextButton();
-      actions.append(nb);
-      nb.focus();
-    };
-    const field = answerField(ctx, { labelKey: 'quiz.ui.answerLabel', testid: 'quiz-answer-input', onEnter: submitNow });
-    const submit = button(ctx, 'quiz.ui.submit', { primary: true, testid: 'quiz-submit', onClick: submitNow });
-    const hint = hintControl(ctx, q, { prefix: 'quiz', labelKey: 'quiz.ui.hint', noMoreKey: 'quiz.ui.noMoreHints' });
-    actions.append(submit, hint.button);
-    art.append(
-      h('p', { class: 'prompt', testid: 'quiz-prompt' }, promptNode(ctx, q)),
-      h('div', { class: 'answer-row' }, field.el),
-      h('p', { class: 'note' }, toleranceNode(ctx, q)),
-      actions, hint.list, hint.note, feedback,
-    );
-    if (!firstTry) field.input.focus();
+    kindOf(item).show(view, item);
   }
 
   function finish() {
@@ -220,27 +168,13 @@ export async function mount(root, ctx) {
   }
 
   // ---------------------------------------------------------------- saved round
-  // The round as the store keeps it (schema.mjs `rounds`): answered = items answered so far.
-  const roundRecord = (r, answered, done, now) => ({
-    items: r.items.map((it) => QUESTION_KINDS[it.kind].record(it)),
-    i: answered, score: r.score, done, ...(r.startedAt ? { startedAt: r.startedAt } : {}), updatedAt: now.toISOString(),
-  });
   let answeredHere = 0;   // the questions of this round this tab has answered (what it last saved)
   function saveRound({ answered = round.i } = {}) {
     answeredHere = answered;
     recordRound(ctx.store, QUIZ_ID, roundRecord(round, answered, false, new Date()));
   }
 
-  // A saved round this page can show: every question still exists, options are o1…o4.
-  function savedRound() {
-    const r = ctx.store.get().rounds[QUIZ_ID];
-    if (!r || r.done) return null;
-    const known = (it) => (it.kind === 'mcq'
-      ? mcqIds().includes(it.id) && it.order.length === 4 && ['o1', 'o2', 'o3', 'o4'].every((o) => it.order.includes(o))
-      : NUMERIC.includes(it.id));
-    if (!r.items.every(known)) return null;
-    return { items: r.items.map((it) => ({ ...it, order: it.order && [...it.order] })), i: r.i, score: r.score, startedAt: r.startedAt };
-  }
+  const savedRound = () => resumableRound(ctx.store.get().rounds[QUIZ_ID]);
 
   // Another tab took the quiz further (the same round, more answers) or started a new round:
   // this tab follows, as it does for the cards, instead of going on from a stale question.
@@ -273,4 +207,107 @@ export async function mount(root, ctx) {
     startScreen();
   }
   renderHistory();
+}
+
+// ---------------------------------------------------------------- the questions, by kind (QUIZ_KINDS)
+function showMcq(v, item) {
+  const { ctx, frame, nextButton, saveRound } = v;
+  const art = frame(item);
+  const stem = h('p', { class: 'prompt', testid: 'quiz-prompt', id: 'quiz-stem' }, tx(ctx, `quiz.${item.id}.stem`));
+  const group = choiceGroup(ctx, {
+    testid: 'quiz-option', name: `quiz-${item.id}`,
+    options: item.order.map((o) => ({ value: o, key: `quiz.${item.id}.${o}` })),
+  });
+  group.el.setAttribute('aria-labelledby', 'quiz-stem');
+  const feedback = liveRegion('quiz-feedback');
+  const actions = h('div', { class: 'actions' });
+  const submit = button(ctx, 'quiz.ui.submit', {
+    primary: true, testid: 'quiz-submit',
+    onClick: () => {
+      const choice = group.value;
+      if (!choice) { say(feedback, ctx, 'quiz.ui.pickFirst', null, 'warn'); group.focusFirst(); return; }
+      const right = choice === 'o1';
+      if (right) v.round.score += 1;
+      saveRound({ answered: v.round.i + 1 });
+      group.disabled = true;
+      group.markResult('o1');
+      say(feedback, ctx, right ? 'quiz.ui.correct' : 'quiz.ui.wrong', null, right ? 'ok' : 'bad');
+      feedback.dataset.status = right ? 'correct' : 'wrong';
+      feedback.append(' ', h('span', { class: 'explanation', testid: 'quiz-explanation' }, tx(ctx, `quiz.${item.id}.why`)));
+      if (!right) art.append(lessonLink(ctx, 'quiz', item.id) || '');   // back to the section that teaches it
+      art.dataset.answered = 'true';
+      submit.remove();
+      const nb = nextButton();
+      actions.append(nb);
+      nb.focus();
+    },
+  });
+  actions.append(submit);
+  art.append(stem, group.el, actions, feedback);
+}
+
+async function showNumeric(v, item, firstTry) {
+  const { ctx, frame, nextButton, saveRound } = v;
+  const art = frame(item);
+  art.dataset.state = 'loading';
+  const wait = p(ctx, 'quiz.ui.computing', null, 'note');
+  art.append(wait);
+  let q;
+  // The first instance of a question keeps its seed (saved with the round): a reload shows it again.
+  const seed = firstTry && item.seed !== undefined ? item.seed : freshSeed();
+  try {
+    q = await QUIZ[item.id].generate(seed, ctx.engine);
+  } catch (err) {
+    console.error(err);
+    wait.remove();
+    art.append(ctx.errorNode(err), h('div', { class: 'actions' }, nextButton()));
+    art.dataset.state = 'error';
+    return;
+  }
+  wait.remove();
+  if (firstTry && item.seed === undefined) { item.seed = q.seed; saveRound(); }
+  art.dataset.seed = String(q.seed);
+  art.dataset.state = 'ready';
+  const feedback = liveRegion('quiz-feedback');
+  const actions = h('div', { class: 'actions' });
+  let done = false;
+  const submitNow = () => {
+    if (done) return;
+    const res = gradeQuestion(field.input.value, q);
+    const status = showGrade(ctx, feedback, res, { digits: 4 });
+    feedback.dataset.status = status;
+    if (status === 'unparseable') { field.input.focus(); return; }
+    done = true;
+    field.input.readOnly = true;
+    if (firstTry && status === 'correct') v.round.score += 1;
+    if (firstTry) saveRound({ answered: v.round.i + 1 });
+    firstTry = false;
+    const value = num(ctx, q.answer, 4);
+    feedback.textContent = '';
+    say(feedback, ctx, status === 'correct' ? 'quiz.ui.correctNumeric' : 'quiz.ui.wrongNumeric', { value }, status === 'correct' ? 'ok' : 'bad');
+    if (res.note === 'percent-missing') feedback.append(' ', tx(ctx, 'practice.grade.percent-missing'));
+    art.append(h('div', { class: 'steps', testid: 'quiz-explanation' }, solutionList(ctx, q, 'quiz-steps')));
+    if (status !== 'correct') art.append(lessonLink(ctx, 'quiz', item.id) || '');
+    art.dataset.answered = 'true';
+    submit.remove();
+    hint.button.remove();
+    hint.note.textContent = '';
+    if (status !== 'correct') {
+      actions.append(button(ctx, 'quiz.ui.retry', { testid: 'quiz-retry', onClick: () => showNumeric(v, item, false) }));
+    }
+    const nb = nextButton();
+    actions.append(nb);
+    nb.focus();
+  };
+  const field = answerField(ctx, { labelKey: 'quiz.ui.answerLabel', testid: 'quiz-answer-input', onEnter: submitNow });
+  const submit = button(ctx, 'quiz.ui.submit', { primary: true, testid: 'quiz-submit', onClick: submitNow });
+  const hint = hintControl(ctx, q, { prefix: 'quiz', labelKey: 'quiz.ui.hint', noMoreKey: 'quiz.ui.noMoreHints' });
+  actions.append(submit, hint.button);
+  art.append(
+    h('p', { class: 'prompt', testid: 'quiz-prompt' }, promptNode(ctx, q)),
+    h('div', { class: 'answer-row' }, field.el),
+    h('p', { class: 'note' }, toleranceNode(ctx, q)),
+    actions, hint.list, hint.note, feedback,
+  );
+  if (!firstTry) field.input.focus();
 }
