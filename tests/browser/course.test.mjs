@@ -7,7 +7,7 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, newPage, url, assertNoIssues, byTestId, parseVisibleNumber, normaliseText, LANGS, SCREENSHOT_DIR } from './helpers.mjs';
-import { waitLesson, DIGITS } from './lesson-helpers.mjs';
+import { waitLesson, waitSection, DIGITS } from './lesson-helpers.mjs';
 import { SECTIONS } from '../../web/js/lesson/lesson-sections.mjs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -15,12 +15,15 @@ import path from 'node:path';
 const T = { timeout: 180000 };
 const TAKEAWAY = { fa: 'خلاصه', ar: 'الخلاصة' };   // the note's title, as a reader reads it
 
-// openLesson with more patience: on a shared 2-core machine under load the twelve sections
-// can take longer than lesson-helpers' 20 s to mount (this waits for the same hooks).
+// openLesson with more patience (a loaded 2-core machine): a query ending in a section's
+// #hash waits for that section alone, as a reader following a link gets it; without one,
+// every section is built (lesson-helpers' openLesson does the same).
 async function openLesson(br, lang, query = '', { viewport } = {}) {
   const page = await newPage(br, { viewport });
   await page.goto(url(`/${lang}/index.html${query}`), { waitUntil: 'load', timeout: 60000 });
-  await waitLesson(page, 90000);
+  const section = SECTIONS.find((s) => query.endsWith(`#${s.id}`))?.id;
+  if (section) await waitSection(page, section, 90000);
+  else await waitLesson(page, 90000);
   return page;
 }
 let b;
@@ -180,7 +183,7 @@ for (const lang of LANGS) {
     });
 
     test(`${lang}: the refresher opens by keyboard, its checks equal the engine, its state is in the URL`, T, async () => {
-      const page = await openLesson(b, lang);
+      const page = await openLesson(b, lang, '#intro');
       await tabTo(page, 'intro-fold-refresher-summary');
       await page.keyboard.press('Enter');
       assert.equal(await isOpen(page, 'intro-fold-refresher'), true, 'Enter opens the fold');
@@ -287,7 +290,7 @@ for (const lang of LANGS) {
 }
 
 test('the s2 note on left-to-right matrices and the heads paragraph come before section 3', T, async () => {
-  const page = await openLesson(b, 'ar');
+  const page = await openLesson(b, 'ar', '#s2');
   const order = await page.evaluate(() => {
     const pos = (sel) => {
       const all = [...document.querySelectorAll('main *')];
@@ -297,7 +300,6 @@ test('the s2 note on left-to-right matrices and the heads paragraph come before 
   });
   assert.ok(order.ltr >= 0 && order.ltr < order.heat, 'the LTR note precedes the first heatmap');
   assert.ok(order.heads >= 0 && order.heads < order.s3, 'heads and layers are named before section 3');
-  await waitLesson(page);
   assertNoIssues(page);
   await page.close();
 });

@@ -11,7 +11,7 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, newPage, url, byTestId, LANGS, normaliseText as normalise } from './helpers.mjs';
-import { waitLesson, heatmapValues, heatmapTexts } from './lesson-helpers.mjs';
+import { waitForQuery, heatmapValues, heatmapTexts } from './lesson-helpers.mjs';
 import { launchPhone } from './phone.mjs';
 import { exampleWords } from '../../web/js/lesson/worked-example.mjs';
 
@@ -20,7 +20,9 @@ const T = { timeout: 300000 };
 const openLesson = async (b, lang, query, opts) => {
   const page = await newPage(b, opts);
   await page.goto(url(`/${lang}/index.html${query}`), { waitUntil: 'load', timeout: 120000 });
-  await waitLesson(page, 120000);
+  // the section of the #hash (s2) alone, unless { all: true }: the tap test keeps every section
+  // built, so that nothing above the grid mounts while it checks the cell stays in view
+  await waitForQuery(page, query, { all: opts?.all, timeout: 120000 });
   return page;
 };
 const BIG = '?s2.wq=3x2_100_100_100_100_100_100&s2.wk=3x2_100_100_100_100_100_100';
@@ -152,7 +154,7 @@ for (const lang of LANGS) {
     test(`${lang}: on a phone, a tap names the tapped cell above the finger, clear of the labels, and its explanation shows`, T, async () => {
       const phone = await launchPhone({ width: 360 });
       try {
-        const page = await openLesson(phone, lang, '#s2');
+        const page = await openLesson(phone, lang, '#s2', { all: true });
         const text = await page.evaluate(async (l) => (await fetch(`/text/${l}.json`)).json(), lang);
         const hm = byTestId(page, 's2-weights');
         const canvas = byTestId(page, 's2-weights-canvas');

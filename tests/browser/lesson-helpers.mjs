@@ -23,10 +23,16 @@ export const DIGITS = {
 export async function openLesson(b, lang, query = '', { viewport, all } = {}) {
   const page = await newPage(b, { viewport });
   await page.goto(url(`/${lang}/index.html${query}`), { waitUntil: 'load' });
-  const section = SECTIONS.find((s) => query.endsWith(`#${s.id}`))?.id;
-  if (section && !all) await waitSection(page, section);
-  else await waitLesson(page);
+  await waitForQuery(page, query, { all });
   return page;
+}
+
+// What openLesson waits for once a page is loaded with `query`: the section its #hash names,
+// or (no such hash, or { all: true }) every section. For files that open pages their own way.
+export async function waitForQuery(page, query, { all = false, timeout = 90000 } = {}) {
+  const section = SECTIONS.find((s) => query.endsWith(`#${s.id}`))?.id;
+  if (section && !all) await waitSection(page, section, timeout);
+  else await waitLesson(page, timeout);
 }
 
 // Wait until the section `id` has mounted (data-state, set by pages/lazy-mount.mjs and mountPart)

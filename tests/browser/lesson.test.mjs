@@ -57,7 +57,7 @@ for (const lang of LANGS) {
 
 describe('lesson interactions (fa)', () => {
   test('causal toggle (s2) zeroes the upper triangle of the weights', T, async () => {
-    const page = await openLesson(b, 'fa');
+    const page = await openLesson(b, 'fa', '#s2');
     const before = await heatmapValues(page, 's2-weights');
     const upper = (m) => m.flatMap((r, i) => r.filter((_, j) => j > i));
     assert.ok(upper(before).some((x) => x > 0), 'without the mask the upper triangle has weight');
@@ -80,7 +80,7 @@ describe('lesson interactions (fa)', () => {
   });
 
   test('bad input in a matrix cell shows a message and keeps the last result', T, async () => {
-    const page = await openLesson(b, 'fa');
+    const page = await openLesson(b, 'fa', '#s2');
     const initial = await heatmapValues(page, 's2-weights');
     const cell = byTestId(page, 's2-x-r2c0');   // x of "sat", first component: 0 → 2
     await cell.fill('۲');

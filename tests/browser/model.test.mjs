@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { launch, byTestId, assertNoIssues, axeViolations, formatAxe, toLatinDigits, REPO, SCREENSHOT_DIR, newPage, url } from './helpers.mjs';
-import { waitLesson, heatmapValues } from './lesson-helpers.mjs';
+import { waitLesson, waitForQuery, heatmapValues } from './lesson-helpers.mjs';
 import { launchPhone, overflowPx } from './phone.mjs';
 
 const T = { timeout: 300000 };   // a hang detector on a loaded 2-core machine
@@ -28,7 +28,7 @@ test.after(async () => { await b?.close(); });
 async function open(browser, lang, query, width) {
   const page = await newPage(browser, width ? { viewport: { width, height: 900 } } : undefined);
   await page.goto(url(`/${lang}/index.html${query}`), { waitUntil: 'load' });
-  await waitLesson(page);
+  await waitForQuery(page, query);
   await page.waitForFunction(() => document.querySelector('[data-testid="model-status"]')?.dataset.model !== 'loading', null, { timeout: 60000 });
   return page;
 }

@@ -11,14 +11,14 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, byTestId, assertNoIssues, parseVisibleNumber, newPage, url, typeInto } from './helpers.mjs';
-import { waitLesson } from './lesson-helpers.mjs';
+import { waitForQuery } from './lesson-helpers.mjs';
 import { tileGrid } from '../../web/js/sections/s8-compute.mjs';
 
 // openLesson with a longer wait: the lesson takes 25 s to mount on this 2-core machine under load
 async function openLesson(b, lang, query = '') {
   const page = await newPage(b);
   await page.goto(url(`/${lang}/index.html${query}`), { waitUntil: 'load' });
-  await waitLesson(page, 60000);
+  await waitForQuery(page, query, { timeout: 60000 });
   return page;
 }
 import { launchPhone, overflowPx } from './phone.mjs';
@@ -182,8 +182,9 @@ test('fa and ar on a 360 px phone: the largest tile grid scrolls inside its box,
   try {
     for (const lang of ['fa', 'ar']) {
       const page = await newPage(phone);
-      await page.goto(url(`/${lang}/index.html?s8.causal=1&s8.keys=16&s8.block=1#s8`), { waitUntil: 'load' });
-      await waitLesson(page, 60000);
+      const query = '?s8.causal=1&s8.keys=16&s8.block=1#s8';
+      await page.goto(url(`/${lang}/index.html${query}`), { waitUntil: 'load' });
+      await waitForQuery(page, query, { timeout: 60000 });
       assert.equal(await byTestId(page, 's8-tiles').locator('tbody td').count(), 256);
       assert.ok(await overflowPx(page, 360) <= 0, `${lang}: the page is ${await overflowPx(page, 360)} px wider than the phone`);
       await page.close();
