@@ -1,4 +1,4 @@
-// Section 8 "at scale" through the lesson UI (web/js/sections/s8-chunked.mjs):
+// Section 8 "at scale" through the lesson UI (web/js/sections/s8-long-run.mjs):
 // n = 131,072 offered by default; asking it, the materialized path is refused up
 // front with the page's own message (64 GiB, in the page's digits); the chunked
 // run starts with progress and a clock, is cancelled, and a run at n = 8192 (fa; 4096 in ar) then
