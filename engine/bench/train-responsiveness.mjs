@@ -13,7 +13,9 @@
 // model); --cpu N slows the page's main thread N times (CDP Emulation.setCPUThrottlingRate), a
 // stand-in for a phone's slower cores. Event Timing only reports inputs of 16 ms or more
 // (durationThreshold's floor), in steps of 8 ms: an input with no entry was answered within a
-// frame (under 16 ms). Long tasks (> 50 ms) of the main thread are counted over each phase.
+// frame (under 16 ms). Long tasks (> 50 ms) of the main thread are counted over each phase, and
+// a Chromium trace of each phase gives the main thread's busy time and its tasks longer than a
+// frame (an input that arrives during one waits for it).
 import { chromium } from 'playwright-core';
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -51,9 +53,41 @@ function observe() {
   }).observe({ type: 'longtask', buffered: true });
 }
 
+// The page's main thread over a phase, from a Chromium trace: busy time and the tasks longer
+// than a frame (16.7 ms) and than 50 ms. An input arriving during such a task waits for its end.
+async function traceStart(cdp) {
+  await cdp.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline', transferMode: 'ReturnAsStream' });
+}
+async function traceEnd(cdp, seconds) {
+  const done = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
+  await cdp.send('Tracing.end');
+  const { stream } = await done;
+  let text = '';
+  for (;;) { const r = await cdp.send('IO.read', { handle: stream }); text += r.data; if (r.eof) break; }
+  await cdp.send('IO.close', { handle: stream });
+  const parsed = JSON.parse(text);
+  const events = Array.isArray(parsed) ? parsed : parsed.traceEvents;
+  const names = new Map(events.filter((e) => e.name === 'thread_name').map((e) => [`${e.pid}:${e.tid}`, e.args.name]));
+  const busy = new Map();
+  for (const e of events) {
+    if (e.name !== 'RunTask' || e.ph !== 'X' || names.get(`${e.pid}:${e.tid}`) !== 'CrRendererMain') continue;
+    const k = `${e.pid}:${e.tid}`;
+    if (!busy.has(k)) busy.set(k, []);
+    busy.get(k).push(e.dur / 1000);
+  }
+  // the page's renderer: the main thread that worked most (the service worker's has its own)
+  const tasks = [...busy.values()].sort((a, b) => b.reduce((x, y) => x + y, 0) - a.reduce((x, y) => x + y, 0))[0] || [];
+  return {
+    busyMsPerS: Math.round(tasks.reduce((a, b) => a + b, 0) / seconds),
+    over16: tasks.filter((d) => d > 16.7).length, over50: tasks.filter((d) => d > 50).length,
+    longestMs: Math.round(Math.max(0, ...tasks)),
+  };
+}
+
 // n presses on the focused canvas; returns what the page saw between the first and the last
-async function pressPhase(page, canvas) {
+async function pressPhase(page, canvas, cdp) {
   await canvas.focus();
+  await traceStart(cdp);
   const t0 = await page.evaluate(() => performance.now());
   for (let i = 0; i < presses; i++) {
     await page.keyboard.press(i % 2 ? 'ArrowLeft' : 'ArrowRight');
@@ -62,11 +96,13 @@ async function pressPhase(page, canvas) {
   // the last entries are dispatched after their paint
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 100))));
   const t1 = await page.evaluate(() => performance.now());
-  return page.evaluate(([t0, t1]) => ({
+  const main = await traceEnd(cdp, (t1 - t0) / 1000);
+  return page.evaluate(([t0, t1, main]) => ({
+    main,
     events: window.__resp.events.filter((e) => e.t >= t0 && e.t <= t1),
     long: window.__resp.long.filter((e) => e.t >= t0 && e.t <= t1),
     ms: t1 - t0,
-  }), [t0, t1]);
+  }), [t0, t1, main]);
 }
 
 function summary(name, r) {
@@ -80,6 +116,7 @@ function summary(name, r) {
     worstHandlers: r.events.length ? Math.round(Math.max(...r.events.map((e) => e.handlers))) : 0,
     longTasks: r.long.length, longestTask: r.long.length ? Math.round(Math.max(...r.long.map((e) => e.duration))) : 0,
     seconds: Math.round(r.ms / 100) / 10,
+    main: r.main,
   };
 }
 
@@ -95,7 +132,8 @@ try {
   try {
     const page = context.pages()[0] || await context.newPage();
     await page.addInitScript(observe);
-    if (cpu > 1) await (await context.newCDPSession(page)).send('Emulation.setCPUThrottlingRate', { rate: cpu });
+    const cdp = await context.newCDPSession(page);
+    if (cpu > 1) await cdp.send('Emulation.setCPUThrottlingRate', { rate: cpu });
     await page.goto(`${base}/${lang}/index.html#train`, { waitUntil: 'load' });
     await page.waitForFunction(() => {
       const s = document.getElementById('train')?.dataset.state;
@@ -104,12 +142,12 @@ try {
     const canvas = page.locator('[data-testid="train-attn-canvas"]');
     await canvas.scrollIntoViewIfNeeded();
     const size = await page.locator('[data-testid="train-size"]').inputValue().catch(() => '?');
-    const idle = summary('idle', await pressPhase(page, canvas));
+    const idle = summary('idle', await pressPhase(page, canvas, cdp));
 
     await page.locator('[data-testid="train-run"]').click();
     await page.waitForFunction(() => Number(document.querySelector('[data-testid="train-status"]').dataset.step) > 0, null, { timeout: 120000 });
     const stepBefore = await page.evaluate(() => Number(document.querySelector('[data-testid="train-status"]').dataset.step));
-    const training = summary('training', await pressPhase(page, canvas));
+    const training = summary('training', await pressPhase(page, canvas, cdp));
     const st = await page.evaluate(() => ({ ...document.querySelector('[data-testid="train-status"]').dataset }));
     training.steps = Number(st.step) - stepBefore;
     training.tps = Number(st.tps);
@@ -125,7 +163,8 @@ try {
 
 console.log(`${lang} ${phone ? 'phone 390 px' : 'desktop 1280 px'}${cpu > 1 ? `, CPU ÷${cpu}` : ''}, model size ${results.size}: input to next paint of ${presses} key presses (ms; Event Timing, 8 ms steps)`);
 for (const r of [results.idle, results.training]) {
-  console.log(`  ${r.name.padEnd(9)} within a frame ${r.withinFrame}/${r.presses}, median ${r.median}, p90 ${r.p90}, max ${r.max}; worst wait ${r.worstWait}, worst handlers ${r.worstHandlers}; long tasks ${r.longTasks} (longest ${r.longestTask}) in ${r.seconds} s${r.steps !== undefined ? `; ${r.steps} steps, ${r.tps} tokens/s` : ''}`);
+  console.log(`  ${r.name.padEnd(9)} main thread busy ${r.main.busyMsPerS} ms/s, tasks over a frame ${r.main.over16}, over 50 ms ${r.main.over50}, longest ${r.main.longestMs} ms`);
+  console.log(`  ${''.padEnd(9)} within a frame ${r.withinFrame}/${r.presses}, median ${r.median}, p90 ${r.p90}, max ${r.max}; worst wait ${r.worstWait}, worst handlers ${r.worstHandlers}; long tasks ${r.longTasks} (longest ${r.longestTask}) in ${r.seconds} s${r.steps !== undefined ? `; ${r.steps} steps, ${r.tps} tokens/s` : ''}`);
 }
 const json = arg('json', null);
 if (json) await writeFile(json, JSON.stringify(results, null, 2));
