@@ -269,6 +269,13 @@ if (!CHECK_ONLY) {
   fs.mkdirSync(OUT, { recursive: true });
 
   copyDir(path.join(WEB, 'js'), path.join(OUT, 'js'), (name) => !name.endsWith('.md'));   // the READMEs stay in the repo
+  // before the engine's files arrive (already compact); esbuild comes from npm ci: a copy of the
+  // scripts without node_modules (the text-check tests) reports it with the other errors
+  try {
+    const { compactTree } = await import('./compact-js.mjs');
+    const compact = compactTree(path.join(OUT, 'js'));
+    notes.push(`js: ${Math.round(compact.before / 1024)} KiB of web/js written as ${Math.round(compact.after / 1024)} KiB (comments and indentation dropped)`);
+  } catch (e) { errors.push(`js not compacted (esbuild, from npm ci): ${e.message.split('\n')[0]}`); }
   if (EXTRA_LANGUAGES.length) {
     fs.appendFileSync(path.join(OUT, 'js', 'i18n', 'languages.mjs'), '\n// Test-only editions added by make-site --extra-languages (never in a real build).\n' +
       `LANGUAGES.push(...${JSON.stringify(EXTRA_LANGUAGES)});\n`);
