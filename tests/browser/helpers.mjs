@@ -6,6 +6,7 @@
 import { chromium } from 'playwright-core';
 import AxeBuilder from '@axe-core/playwright';
 import { mkdtemp, rm, mkdir, writeFile } from 'node:fs/promises';
+import { readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -72,12 +73,39 @@ export async function launch({ viewport = { width: 1280, height: 900 }, origin =
     foreignRequests: foreign,
     cspViolations: csp,
     covered,
+    // A close that does not finish in CLOSE_MS stops this profile's Chromium by pid: a test file
+    // whose tests had all ended stayed alive 30 min in its after hook, holding the whole suite
+    // until the runner's watchdog (a clean-clone run, 2026-12-06).
     async close() {
       await flushCoverage(covered);
-      await context.close().catch(() => {});
-      await rm(userDataDir, { recursive: true, force: true }).catch(() => {});
+      await closeProfile(context, userDataDir);
     },
   };
+}
+
+const CLOSE_MS = 60000;
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms).unref());
+// Closes a persistent context and removes its profile; stops its Chromium by pid when the close
+// does not finish in CLOSE_MS (phone.mjs closes its phones the same way).
+export async function closeProfile(context, userDataDir) {
+  const closed = await Promise.race([context.close().then(() => true, () => true), sleep(CLOSE_MS).then(() => false)]);
+  if (!closed) {
+    const pids = browserPids(userDataDir);
+    console.error(`# Chromium of ${userDataDir} did not close within ${CLOSE_MS} ms: killing ${pids.join(' ') || 'nothing'}`);
+    for (const pid of pids) { try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ } }
+  }
+  await rm(userDataDir, { recursive: true, force: true }).catch(() => {});
+}
+// The processes started with this profile (found by their --user-data-dir, never by name).
+function browserPids(userDataDir) {
+  const pids = [];
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      if (readFileSync(`/proc/${d}/cmdline`, 'utf8').includes(`--user-data-dir=${userDataDir}`)) pids.push(Number(d));
+    } catch { /* exited */ }
+  }
+  return pids;
 }
 
 export function isForeign(u, origin = ORIGIN) {

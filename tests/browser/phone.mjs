@@ -3,10 +3,10 @@
 // helpers.launch (fresh profile, requests to other origins recorded and aborted).
 // Widths 360 and 390 CSS px are the phones issue 12 names.
 import { chromium } from 'playwright-core';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { CHROMIUM_ARGS, ORIGIN, isForeign, flushCoverage } from './helpers.mjs';
+import { CHROMIUM_ARGS, ORIGIN, isForeign, flushCoverage, closeProfile } from './helpers.mjs';
 
 export const PHONE_WIDTHS = [360, 390];
 
@@ -36,8 +36,7 @@ export async function launchPhone({ width = 360, height = 780 } = {}) {
     width,
     async close() {
       await flushCoverage(covered);
-      await context.close().catch(() => {});
-      await rm(userDataDir, { recursive: true, force: true }).catch(() => {});
+      await closeProfile(context, userDataDir);
     },
   };
 }
