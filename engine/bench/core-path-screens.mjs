@@ -14,14 +14,12 @@
 // The core path's screens = the sum over the core sections; the whole lesson's = the
 // document's scroll height ÷ 844 (header and contents included).
 import { chromium } from 'playwright-core';
-import { spawn } from 'node:child_process';
+import { serveSite } from './serve-site.mjs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { SECTIONS } from '../../web/js/lesson/lesson-sections.mjs';
 
-const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const arg = (name, def) => { const i = process.argv.indexOf(`--${name}`); return i > 0 ? process.argv[i + 1] : def; };
 const langs = arg('langs', 'fa,ar').split(',');
 const flagged = SECTIONS.filter((s) => s.core).map((s) => s.id);
@@ -29,14 +27,7 @@ const core = arg('core', flagged.join(',')).split(',').filter(Boolean);
 if (!core.length) { console.error('no core sections: pass --core s1,s2,…'); process.exit(2); }
 const W = 390, H = 844;
 
-const server = spawn(process.execPath, [path.join(REPO, 'build-scripts/serve.mjs')], {
-  env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'inherit'],
-});
-const base = await new Promise((resolve, reject) => {
-  let out = '';
-  server.stdout.on('data', (d) => { out += d; const m = /at (http:\/\/\S+?)\/? /.exec(out); if (m) resolve(m[1]); });
-  server.on('exit', () => reject(new Error(`server exited: ${out}`)));
-});
+const { base, stop: stopServer } = await serveSite();
 
 const results = {};
 try {
@@ -69,7 +60,7 @@ try {
     }
   }
 } finally {
-  server.kill();
+  stopServer();
 }
 
 for (const [lang, r] of Object.entries(results)) {

@@ -17,13 +17,11 @@
 // a Chromium trace of each phase gives the main thread's busy time and its tasks longer than a
 // frame (an input that arrives during one waits for it).
 import { chromium } from 'playwright-core';
-import { spawn } from 'node:child_process';
+import { serveSite } from './serve-site.mjs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 
-const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const arg = (name, def) => { const i = process.argv.indexOf(`--${name}`); return i > 0 ? process.argv[i + 1] : def; };
 const lang = arg('lang', 'fa');
 const phone = process.argv.includes('--phone');
@@ -31,14 +29,7 @@ const cpu = Number(arg('cpu', '1'));
 const presses = Number(arg('presses', '60'));
 const GAP_MS = 120;
 
-const server = spawn(process.execPath, [path.join(REPO, 'build-scripts/serve.mjs')], {
-  env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'inherit'],
-});
-const base = await new Promise((resolve, reject) => {
-  let out = '';
-  server.stdout.on('data', (d) => { out += d; const m = /at (http:\/\/\S+?)\/? /.exec(out); if (m) resolve(m[1]); });
-  server.on('exit', () => reject(new Error(`server exited: ${out}`)));
-});
+const { base, stop: stopServer } = await serveSite();
 
 // Collects every Event Timing entry of a key press and every long task, from page start.
 function observe() {
@@ -158,7 +149,7 @@ try {
   }
 } finally {
   await rm(dir, { recursive: true, force: true });
-  server.kill();
+  stopServer();
 }
 
 console.log(`${lang} ${phone ? 'phone 390 px' : 'desktop 1280 px'}${cpu > 1 ? `, CPU ÷${cpu}` : ''}, model size ${results.size}: input to next paint of ${presses} key presses (ms; Event Timing, 8 ms steps)`);

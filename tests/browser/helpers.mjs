@@ -6,7 +6,7 @@
 import { chromium } from 'playwright-core';
 import AxeBuilder from '@axe-core/playwright';
 import { mkdtemp, rm, mkdir, writeFile } from 'node:fs/promises';
-import { readdirSync, readFileSync } from 'node:fs';
+import { profilePids } from './profile-pids.mjs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -90,24 +90,12 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms).unref());
 export async function closeProfile(context, userDataDir) {
   const closed = await Promise.race([context.close().then(() => true, () => true), sleep(CLOSE_MS).then(() => false)]);
   if (!closed) {
-    const pids = browserPids(userDataDir);
+    const pids = profilePids(userDataDir);
     console.error(`# Chromium of ${userDataDir} did not close within ${CLOSE_MS} ms: killing ${pids.join(' ') || 'nothing'}`);
     for (const pid of pids) { try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ } }
   }
   await rm(userDataDir, { recursive: true, force: true }).catch(() => {});
 }
-// The processes started with this profile (found by their --user-data-dir, never by name).
-function browserPids(userDataDir) {
-  const pids = [];
-  for (const d of readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      if (readFileSync(`/proc/${d}/cmdline`, 'utf8').includes(`--user-data-dir=${userDataDir}`)) pids.push(Number(d));
-    } catch { /* exited */ }
-  }
-  return pids;
-}
-
 export function isForeign(u, origin = ORIGIN) {
   if (u.startsWith('data:') || u.startsWith('about:')) return false;
   try {

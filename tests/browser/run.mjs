@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { profilePids } from './profile-pids.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HERE, '../..');
@@ -32,21 +33,10 @@ function track(child) {
   groups.push(child.pid);
   return child;
 }
-function ourBrowsers() {
-  const pids = [];
-  for (const d of readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      const cmd = readFileSync(`/proc/${d}/cmdline`, 'utf8');
-      if (cmd.includes(`--user-data-dir=${PROFILE_ROOT}`)) pids.push(Number(d));
-    } catch { /* exited */ }
-  }
-  return pids;
-}
 function killAll(signal = 'SIGTERM') {
   // Each child leads its own process group: take the whole group.
   for (const pgid of groups) { try { process.kill(-pgid, signal); } catch { /* gone */ } }
-  for (const pid of ourBrowsers()) { try { process.kill(pid, signal); } catch { /* gone */ } }
+  for (const pid of profilePids(PROFILE_ROOT)) { try { process.kill(pid, signal); } catch { /* gone */ } }
 }
 for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   process.on(sig, () => { killAll('SIGTERM'); setTimeout(() => { killAll('SIGKILL'); process.exit(130); }, 1500).unref(); });
