@@ -4,7 +4,7 @@
 // after its handlers), first on an idle page, then with a run training in the chapter's worker.
 // A measuring script, not a test.
 //
-//   node engine/bench/train-responsiveness.mjs [--lang fa] [--phone] [--cpu 4] [--presses 60] [--json FILE]
+//   node engine/bench/train-responsiveness.mjs [--lang fa] [--phone] [--cpu 4] [--presses 60] [--breakdown] [--json FILE]
 //   SITE_DIR=/other/site node engine/bench/train-responsiveness.mjs     (default build/site)
 //
 // The presses are ArrowRight / ArrowLeft on the attention map's canvas (each moves the current
@@ -67,8 +67,17 @@ async function traceEnd(cdp, seconds) {
     busy.get(k).push(e.dur / 1000);
   }
   // the page's renderer: the main thread that worked most (the service worker's has its own)
-  const tasks = [...busy.values()].sort((a, b) => b.reduce((x, y) => x + y, 0) - a.reduce((x, y) => x + y, 0))[0] || [];
+  const [mainKey, tasks = []] = [...busy.entries()].sort(([, a], [, b]) => b.reduce((x, y) => x + y, 0) - a.reduce((x, y) => x + y, 0))[0] || [];
+  // --breakdown: where that thread's time went, by trace event name (inclusive: nested events
+  // count in their parents too), per second, the ten largest
+  const by = new Map();
+  for (const e of events) {
+    if (e.ph !== 'X' || e.name === 'RunTask' || `${e.pid}:${e.tid}` !== mainKey) continue;
+    by.set(e.name, (by.get(e.name) || 0) + e.dur / 1000 / seconds);
+  }
+  const breakdown = [...by].sort((a, b) => b[1] - a[1]).slice(0, 10).map(([n, ms]) => `${n} ${Math.round(ms)}`).join(', ');
   return {
+    breakdown,
     busyMsPerS: Math.round(tasks.reduce((a, b) => a + b, 0) / seconds),
     over16: tasks.filter((d) => d > 16.7).length, over50: tasks.filter((d) => d > 50).length,
     longestMs: Math.round(Math.max(0, ...tasks)),
@@ -132,6 +141,10 @@ try {
     }, null, { timeout: 180000 });
     const canvas = page.locator('[data-testid="train-attn-canvas"]');
     await canvas.scrollIntoViewIfNeeded();
+    // The scroll mounts chapter 13 above, whose head scores run about 140 forward passes through
+    // its worker (seen with --breakdown: 145 ms/s of message handling in the "idle" phase): the
+    // idle phase starts once nothing on the page is still loading or running.
+    await page.waitForFunction(() => !document.querySelector('main > section[data-state="loading"], main [data-state="running"]'), null, { timeout: 180000 });
     const size = await page.locator('[data-testid="train-size"]').inputValue().catch(() => '?');
     const idle = summary('idle', await pressPhase(page, canvas, cdp));
 
@@ -155,6 +168,7 @@ try {
 console.log(`${lang} ${phone ? 'phone 390 px' : 'desktop 1280 px'}${cpu > 1 ? `, CPU ÷${cpu}` : ''}, model size ${results.size}: input to next paint of ${presses} key presses (ms; Event Timing, 8 ms steps)`);
 for (const r of [results.idle, results.training]) {
   console.log(`  ${r.name.padEnd(9)} main thread busy ${r.main.busyMsPerS} ms/s, tasks over a frame ${r.main.over16}, over 50 ms ${r.main.over50}, longest ${r.main.longestMs} ms`);
+  if (process.argv.includes('--breakdown')) console.log(`  ${''.padEnd(9)} ms/s by event: ${r.main.breakdown}`);
   console.log(`  ${''.padEnd(9)} within a frame ${r.withinFrame}/${r.presses}, median ${r.median}, p90 ${r.p90}, max ${r.max}; worst wait ${r.worstWait}, worst handlers ${r.worstHandlers}; long tasks ${r.longTasks} (longest ${r.longestTask}) in ${r.seconds} s${r.steps !== undefined ? `; ${r.steps} steps, ${r.tps} tokens/s` : ''}`);
 }
 const json = arg('json', null);

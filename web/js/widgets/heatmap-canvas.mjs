@@ -1,11 +1,14 @@
 // Draws a heatmap's matrix on its canvas: one pixel per cell scaled up without smoothing, the
 // axis labels (thinned when cells are small), the numbers inside cells that fit them
-// (cell-number.mjs), grid lines, the selected cell and the keyboard's current cell.
+// (cell-number.mjs), grid lines and the selected cell. The keyboard's current cell is not
+// drawn on the canvas: a box over it (`cursor`, placeCursor) moves instead. Redrawing the
+// whole canvas for each arrow key cost a full repaint and, at a phone's device scale of 3, a
+// new bitmap of millions of pixels to hand to the compositor per key press.
 // A draw reads no layout: the available width comes from a ResizeObserver on the stage, the
 // page font is read once (and again when the web fonts arrive).
 //
-//   createCanvasPainter(ctx, opts, parts) → {draw(), destroy()}
-//     parts: {el (the wrapper: data-cell-w / data-cell-h), stage, canvas, view, lut, words, digits}
+//   createCanvasPainter(ctx, opts, parts) → {draw(), placeCursor(), destroy()}
+//     parts: {el (the wrapper: data-cell-w / data-cell-h), stage, canvas, cursor, view, lut, words, digits}
 //     opts: the heatmap's (labelWidth, cellHeight, maxCell, maxHeight, showValues)
 //   draw() writes view.layout = {labelW, labelH, cell, cellH, W, H} (CSS px), which the pointer
 //   and the tooltip (heatmap-interaction.mjs) read.
@@ -13,7 +16,7 @@
 import { numberForms, fitNumber } from './cell-number.mjs';
 import { MASKED, colourIndex, darkColour } from './heatmap-colours.mjs';
 
-export function createCanvasPainter(ctx, opts, { el, stage, canvas, view, lut, words, digits }) {
+export function createCanvasPainter(ctx, opts, { el, stage, canvas, cursor, view, lut, words, digits }) {
   const maxCell = opts.maxCell ?? 56;
   const { rowName, colName } = words;
   let availW = 0;          // the stage's width, kept by the ResizeObserver (no layout read per draw)
@@ -26,7 +29,7 @@ export function createCanvasPainter(ctx, opts, { el, stage, canvas, view, lut, w
   }
 
   function draw() {
-    const { m, lo, hi, selected, cur } = view;
+    const { m, lo, hi, selected } = view;
     if (!m) return;
     const g = canvas.getContext('2d');
     if (!g) return;
@@ -127,7 +130,22 @@ export function createCanvasPainter(ctx, opts, { el, stage, canvas, view, lut, w
       g.strokeRect(labelW + c.j * cell + w / 2, labelH + c.i * cellH + w / 2, s - w, sh - w);
     };
     if (selected) { outline(selected, '#000', 4); outline(selected, '#ff0', 2); }
-    if (document.activeElement === canvas) { outline(cur, '#fff', 3); outline(cur, '#c2185b', 1.5); }
+    placeCursor();
+  }
+
+  // The box over the keyboard's current cell, while the canvas has the focus (site.css
+  // .heatmap-cursor: the same white and magenta rings the canvas drew before)
+  function placeCursor() {
+    const { layout, cur, m } = view;
+    const show = Boolean(layout && m && document.activeElement === canvas);
+    if (cursor.hidden !== !show) cursor.hidden = !show;
+    if (!show) return;
+    const s = Math.max(layout.cell, 3), sh = Math.max(layout.cellH, 3);
+    const st = cursor.style;
+    st.left = `${layout.labelW + cur.j * layout.cell}px`;
+    st.top = `${layout.labelH + cur.i * layout.cellH}px`;
+    st.width = `${s}px`;
+    st.height = `${sh}px`;
   }
 
   let ro = null;
@@ -138,5 +156,5 @@ export function createCanvasPainter(ctx, opts, { el, stage, canvas, view, lut, w
   }
   if (document.fonts && document.fonts.ready) document.fonts.ready.then(() => { fontFamily = null; draw(); });
 
-  return { draw, destroy() { if (ro) ro.disconnect(); } };
+  return { draw, placeCursor, destroy() { if (ro) ro.disconnect(); } };
 }

@@ -3,15 +3,17 @@
 // a tap or a click activating a cell (opts.onCellActivate, via 'touch' | 'mouse' | 'key'),
 // the cell's words in a polite live region. Focus stays on the canvas.
 //
-//   wireInteraction(opts, {canvas, stage, tip, live, view, words, draw})
+//   wireInteraction(opts, {canvas, stage, tip, live, view, words, placeCursor})
 //     view: the heatmap's state; this reads m and layout and moves view.cur
+//     placeCursor: moves the box over the current cell (heatmap-canvas.mjs); the canvas is
+//     not redrawn for a move of the current cell (what the canvas shows is the same)
 
 const setText = (node, text) => { if (node.textContent !== text) node.textContent = text; };
 
 // The page's fixed top bar (pages/where-bar.mjs sets --where-h): what lies under it is hidden.
 const barHeight = () => parseFloat(getComputedStyle(document.documentElement).getPropertyValue('--where-h')) || 0;
 
-export function wireInteraction(opts, { canvas, stage, tip, live, view, words, draw }) {
+export function wireInteraction(opts, { canvas, stage, tip, live, view, words, placeCursor }) {
   const { cellText } = words;
   let touchTip = false;   // the last pointer was a finger or a pen
 
@@ -101,13 +103,13 @@ export function wireInteraction(opts, { canvas, stage, tip, live, view, words, d
     if (!c) return;
     view.cur = { i: c.i, j: c.j };
     if (opts.onCellActivate) activateAt(c.i, c.j, touchTip ? 'touch' : 'mouse');
-    draw();
+    placeCursor();
     showTip(view.cur);
     live.textContent = cellText(view.cur.i, view.cur.j);
     keepInView(c.i, c.j);
   });
-  canvas.addEventListener('focus', () => { draw(); showTip(view.cur); live.textContent = cellText(view.cur.i, view.cur.j); });
-  canvas.addEventListener('blur', () => { tip.hidden = true; draw(); });
+  canvas.addEventListener('focus', () => { placeCursor(); showTip(view.cur); live.textContent = cellText(view.cur.i, view.cur.j); });
+  canvas.addEventListener('blur', () => { tip.hidden = true; placeCursor(); });
   canvas.addEventListener('keydown', (ev) => {
     const { m } = view;
     if (!m) return;
@@ -122,7 +124,7 @@ export function wireInteraction(opts, { canvas, stage, tip, live, view, words, d
         j: Math.max(0, Math.min(m.cols - 1, Number.isFinite(dj) ? cur.j + dj : (dj > 0 ? m.cols - 1 : 0))),
       };
       ev.preventDefault();
-      draw(); showTip(view.cur);
+      placeCursor(); showTip(view.cur);
       live.textContent = cellText(view.cur.i, view.cur.j);
     } else if ((ev.key === 'Enter' || ev.key === ' ') && opts.onCellActivate) {
       ev.preventDefault();

@@ -99,11 +99,14 @@ export function createHeatmap(ctx, opts = {}) {
   canvas.dir = 'ltr';
   canvas.setAttribute('role', 'img');
   canvas.dataset.testid = `${testid}-canvas`;
+  const cursor = document.createElement('div');
+  cursor.className = 'heatmap-cursor';
+  cursor.hidden = true;
   const tip = document.createElement('div');
   tip.className = 'heatmap-tip';
   tip.hidden = true;
   tip.dir = 'auto';
-  inner.append(canvas, tip);
+  inner.append(canvas, cursor, tip);
   stage.append(inner);
   const live = document.createElement('div');
   live.className = 'visually-hidden';
@@ -114,9 +117,9 @@ export function createHeatmap(ctx, opts = {}) {
   const table = createHeatmapTable(ctx, opts, { testid, view, words });
   el.append(cap, stage, legend.el, tools.el, table.el, live);
 
-  const painter = createCanvasPainter(ctx, opts, { el, stage, canvas, view, lut, words, digits });
+  const painter = createCanvasPainter(ctx, opts, { el, stage, canvas, cursor, view, lut, words, digits });
   const draw = painter.draw;
-  wireInteraction(opts, { canvas, stage, tip, live, view, words, draw });
+  wireInteraction(opts, { canvas, stage, tip, live, view, words, placeCursor: painter.placeCursor });
   // the reader switched digits (pages/page-common.mjs): the canvas, legend and table show them anew
   window.addEventListener('digits-changed', () => { if (view.m && el.isConnected) update(view.m); });
 
