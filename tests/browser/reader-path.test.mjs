@@ -86,7 +86,8 @@ for (const lang of LANGS) {
       return offer;
     };
 
-    // reopening the lesson (no #hash)
+    // reopening the lesson (no #hash); what was saved and how tall the chapter was, for a failure's message
+    const before = await page.evaluate(([k, id]) => ({ saved: localStorage.getItem(k), height: Math.round(document.getElementById(id).getBoundingClientRect().height), y: Math.round(scrollY) }), [PLACE_KEY, target]);
     await page.goto(url(`/${lang}/index.html`));
     const offer = await check('reopen');
     await shot(page, `${lang}-390-offer`);
@@ -97,8 +98,11 @@ for (const lang of LANGS) {
     await page.waitForFunction(() => !document.documentElement.classList.contains('lesson-mounting') ||
       document.querySelectorAll('main > section[data-state="loading"]').length === 0, null, { timeout: 60000 });
     const h = await headingPlace(page, target);
-    assert.ok(h.top >= h.barBottom - 0.5, `the heading (top ${h.top}) is clear of the bar (bottom ${h.barBottom})`);
-    assert.ok(h.bottom < h.vh / 2, `the heading is near the top of the screen (${h.top} of ${h.vh})`);
+    const seen = async () => JSON.stringify({ before, saved: await page.evaluate((k) => localStorage.getItem(k), PLACE_KEY),
+      height: await page.evaluate((id) => Math.round(document.getElementById(id).getBoundingClientRect().height), target),
+      states: await page.evaluate(() => [...document.querySelectorAll('main > section')].map((s) => `${s.id}:${s.dataset.state}`).join(' ')) });
+    assert.ok(h.top >= h.barBottom - 0.5, `the heading (top ${h.top}) is clear of the bar (bottom ${h.barBottom}); ${await seen()}`);
+    assert.ok(h.bottom < h.vh / 2, `the heading is near the top of the screen (${h.top} of ${h.vh}); ${await seen()}`);
     assert.equal(new URL(page.url()).hash, `#${target}`);
     assert.equal(await page.evaluate(() => document.activeElement?.tagName), 'H2', 'the focus is on the heading');
     await shot(page, `${lang}-390-resumed`);
