@@ -6,7 +6,7 @@
 // build/screenshots/course-<part>-<lang>-<width>.png.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, newPage, url, assertNoIssues, byTestId, parseVisibleNumber, normaliseText, LANGS, SCREENSHOT_DIR } from './helpers.mjs';
+import { launch, newPage, url, assertNoIssues, byTestId, parseVisibleNumber, normaliseText, LANGS, SCREENSHOT_DIR, elementShot } from './helpers.mjs';
 import { waitLesson, waitSection, DIGITS } from './lesson-helpers.mjs';
 import { SECTIONS } from '../../web/js/lesson/lesson-sections.mjs';
 import { mkdir } from 'node:fs/promises';
@@ -59,7 +59,7 @@ async function shoot(page, part, lang, width, selector) {
   await mkdir(SCREENSHOT_DIR, { recursive: true });
   await page.evaluate(() => document.fonts.ready);
   const file = path.join(SCREENSHOT_DIR, `course-${part}-${lang}-${width}.png`);
-  await page.locator(selector).screenshot({ path: file, timeout: 45000 });
+  await elementShot(page.locator(selector), file);
   return file;
 }
 

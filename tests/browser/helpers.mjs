@@ -205,6 +205,26 @@ export async function screenshot(page, name) {
   return file;
 }
 
+// A picture of one element (a chapter) for people to look at. Playwright's element screenshot
+// first waits for the element's box to hold still for two frames: kvcache.test's waited 44 s for
+// that under a busy loop at load 16–19 and failed, though nothing it checks had gone wrong. A
+// picture never fails a test: when the element does not hold still in 30 s, the screen around
+// its start is taken instead, and the log says so. (A clip of a full-page capture is no
+// substitute: the capture makes the viewport as tall as the page, the sections not built yet
+// hold 100vh each, and the clip then showed the chapter above.)
+export async function elementShot(locator, file) {
+  await mkdir(path.dirname(file), { recursive: true });
+  try {
+    await locator.screenshot({ path: file, timeout: 30000 });
+  } catch (e) {
+    if (e?.name !== 'TimeoutError') throw e;
+    await locator.evaluate((el) => el.scrollIntoView({ block: 'start' }));
+    await locator.page().screenshot({ path: file, timeout: 120000 });
+    console.log(`# ${path.basename(file)}: the element did not hold still for its picture; the screen at its start was taken`);
+  }
+  return file;
+}
+
 // ------------------------------------------------------------------ numbers
 // Read numbers the way a person sees them: Persian, Arabic-Indic or Latin
 // digits, with ٫ / . / , as decimal separator and ٬ as thousands separator.

@@ -9,7 +9,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { launch, byTestId, assertNoIssues, axeViolations, formatAxe, toLatinDigits, REPO, SCREENSHOT_DIR, newPage, url, typeInto } from './helpers.mjs';
+import { launch, byTestId, assertNoIssues, axeViolations, formatAxe, toLatinDigits, REPO, SCREENSHOT_DIR, elementShot, newPage, url, typeInto } from './helpers.mjs';
 import { openLesson, waitLesson, heatmapValues, DIGITS } from './lesson-helpers.mjs';
 import { launchPhone, overflowPx } from './phone.mjs';
 
@@ -134,7 +134,7 @@ for (const lang of ['fa', 'ar']) {
     // axe over the whole section (the custom fields open too)
     const v = await axeViolations(page, { include: 'section#kvcache' });
     assert.equal(v.length, 0, `axe violations in ${lang} kvcache:\n${formatAxe(v)}`);
-    await section(page).screenshot({ path: path.join(SCREENSHOT_DIR, `kvcache-${lang}-1280.png`), timeout: 45000 });
+    await elementShot(section(page), path.join(SCREENSHOT_DIR, `kvcache-${lang}-1280.png`));
     assertNoIssues(page);
     await page.close();
   });
@@ -149,7 +149,7 @@ for (const lang of ['fa', 'ar']) {
       await byTestId(page, 'kvcache-custom').waitFor({ state: 'visible' });
       await section(page).scrollIntoViewIfNeeded();
       assert.equal(await overflowPx(page, 360), 0);
-      await section(page).screenshot({ path: path.join(SCREENSHOT_DIR, `kvcache-${lang}-360.png`), timeout: 45000 });
+      await elementShot(section(page), path.join(SCREENSHOT_DIR, `kvcache-${lang}-360.png`));
       assertNoIssues(page);
       await page.close();
     } finally {

@@ -10,7 +10,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { launch, byTestId, assertNoIssues, axeViolations, formatAxe, toLatinDigits, REPO, SCREENSHOT_DIR, newPage, url } from './helpers.mjs';
+import { launch, byTestId, assertNoIssues, axeViolations, formatAxe, toLatinDigits, REPO, SCREENSHOT_DIR, elementShot, newPage, url } from './helpers.mjs';
 import { waitLesson, waitForQuery, heatmapValues } from './lesson-helpers.mjs';
 import { launchPhone, overflowPx } from './phone.mjs';
 
@@ -110,7 +110,7 @@ for (const lang of ['fa', 'ar']) {
     await page.waitForFunction(() => document.querySelector('[data-testid="model-scores"]').dataset.state === 'done', null, { timeout: 120000 });
     const v = await axeViolations(page, { include: 'section#model' });
     assert.equal(v.length, 0, `axe violations in ${lang} model:\n${formatAxe(v)}`);
-    await page.locator('section#model').screenshot({ path: path.join(SCREENSHOT_DIR, `model-${lang}-1280.png`), timeout: 45000 });
+    await elementShot(page.locator('section#model'), path.join(SCREENSHOT_DIR, `model-${lang}-1280.png`));
     assertNoIssues(page);
     await page.close();
   });

@@ -10,7 +10,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { launch, byTestId, assertNoIssues, axeViolations, formatAxe, toLatinDigits, REPO, SCREENSHOT_DIR, newPage, url } from './helpers.mjs';
+import { launch, byTestId, assertNoIssues, axeViolations, formatAxe, toLatinDigits, REPO, SCREENSHOT_DIR, elementShot, newPage, url } from './helpers.mjs';
 import { openLesson, waitLesson, DIGITS } from './lesson-helpers.mjs';
 import { launchPhone, overflowPx } from './phone.mjs';
 
@@ -139,7 +139,7 @@ for (const lang of ['fa', 'ar']) {
     // axe over the section (tables open)
     const v = await axeViolations(page, { include: 'section#train' });
     assert.equal(v.length, 0, `axe violations in ${lang} train:\n${formatAxe(v)}`);
-    await page.locator('section#train').screenshot({ path: path.join(SCREENSHOT_DIR, `train-${lang}-1280.png`), timeout: 45000 });
+    await elementShot(page.locator('section#train'), path.join(SCREENSHOT_DIR, `train-${lang}-1280.png`));
     assertNoIssues(page);
     await page.close();
   });
@@ -156,7 +156,7 @@ for (const lang of ['fa', 'ar']) {
       await trainSteps(page, 2);
       await page.locator('section#train').scrollIntoViewIfNeeded();
       assert.equal(await overflowPx(page, 360), 0);
-      await page.locator('section#train').screenshot({ path: path.join(SCREENSHOT_DIR, `train-${lang}-360.png`), timeout: 45000 });
+      await elementShot(page.locator('section#train'), path.join(SCREENSHOT_DIR, `train-${lang}-360.png`));
       assertNoIssues(page);
       await page.close();
     } finally {
