@@ -50,8 +50,8 @@ async function launchPhone(width) {
 }
 
 async function openFresh(b, lang) {
+  await clearProgress(b.context);
   const page = await newPage(b);
-  await clearProgress(page);
   await page.goto(url(`/${lang}/practice.html`), { waitUntil: 'load' });
   await waitPage(page, 'practice');
   return page;

@@ -32,8 +32,8 @@ after(async () => {
 
 // A practice page with no saved progress (storage cleared before it loads).
 async function freshPractice(lang, query = '') {
+  await clearProgress(b.context);
   const page = await newPage(b);
-  await clearProgress(page);
   await page.goto(url(`/${lang}/practice.html${query}`), { waitUntil: 'load' });
   await waitPage(page, 'practice');
   return page;
