@@ -84,14 +84,17 @@ export async function pageOverflow(page, width) {
 // Records each step after which the page is wider than the phone, at each phone width (the
 // same page is resized, so the blocks are used once for both widths); an element that stays
 // on the page keeps it wide, so each offender is named once, at the step that made it.
+// The widths are measured starting from the one the page has (360, 390, then 390, 360, …):
+// one resize a step instead of two, each a layout of the whole page.
 export function overflowChecker(page, lang, widths = PHONE_WIDTHS) {
   const problems = [];
   const named = new Set();
   return {
     problems,
     async check(step) {
-      for (const width of widths) {
-        await page.setViewportSize({ width, height: 780 });
+      const now = page.viewportSize()?.width;
+      for (const width of widths.includes(now) ? [now, ...widths.filter((w) => w !== now)] : widths) {
+        if (width !== page.viewportSize()?.width) await page.setViewportSize({ width, height: 780 });
         const o = await pageOverflow(page, width);
         if (o.sw <= width) continue;
         const fresh = o.offenders.filter((d) => !named.has(d));

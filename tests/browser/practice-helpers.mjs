@@ -2,13 +2,28 @@
 // screen (answer from the engine module itself, same generator and seed), grade
 // the flashcard on screen, answer quiz questions, commit a guess, import a file.
 import assert from 'node:assert/strict';
-import { byTestId, normaliseText, toLatinDigits } from './helpers.mjs';
+import { byTestId, normaliseText, toLatinDigits, url } from './helpers.mjs';
 import { numberLocale } from '../../web/js/i18n/languages.mjs';
 import { waitPage } from './lesson-helpers.mjs';
 
 export const KEY = 'attn-lesson.progress';   // web/js/store/progress.mjs
 export const text = async (loc) => normaliseText(await loc.first().textContent());
 export const storeData = (page) => page.evaluate(() => JSON.parse(JSON.stringify(window.__practice.store.get())));
+
+// Empty the site's localStorage (where progress lives) from a small file of the site (a
+// stylesheet: no script, no engine), so a practice page opened next starts with no progress;
+// emptying it from a practice page cost a second load and build of every block. A page of its
+// own, closed after: Chromium asks a stylesheet's tab for /favicon.ico (a 404 the test's page
+// would record as a console error).
+export async function clearProgress(context) {
+  const page = await context.newPage();
+  try {
+    await page.goto(url('/css/noscript.css'), { waitUntil: 'load' });
+    await page.evaluate(() => localStorage.clear());
+  } finally {
+    await page.close();
+  }
+}
 
 export async function reload(page) {
   await page.reload({ waitUntil: 'load' });

@@ -20,6 +20,7 @@ import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, LANGS, byTestId, newPage, url, screenshot } from './helpers.mjs';
 import { waitPage } from './lesson-helpers.mjs';
 import { overflowChecker, PHONE_WIDTHS } from './phone.mjs';
+import { clearProgress } from './practice-helpers.mjs';
 
 // Generous: a run uses every block (about 2 minutes on a busy 2-core machine).
 const T = { timeout: 600000 };
@@ -49,11 +50,9 @@ async function launchPhone(width) {
 }
 
 async function openFresh(b, lang) {
+  await clearProgress(b.context);
   const page = await newPage(b);
   await page.goto(url(`/${lang}/practice.html`), { waitUntil: 'load' });
-  await waitPage(page, 'practice');
-  await page.evaluate(() => localStorage.clear());
-  await page.reload({ waitUntil: 'load' });
   await waitPage(page, 'practice');
   return page;
 }

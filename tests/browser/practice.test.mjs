@@ -12,7 +12,7 @@ import {
   launch, assertNoIssues, byTestId, parseVisibleNumber, normaliseText, axeViolations, formatAxe, LANGS,
 } from './helpers.mjs';
 import { openPractice, waitPage, DIGITS } from './lesson-helpers.mjs';
-import { answerQuiz, currentExercise, typed, reload, text, storeData, KEY } from './practice-helpers.mjs';
+import { answerQuiz, currentExercise, typed, reload, text, storeData, clearProgress, KEY } from './practice-helpers.mjs';
 import { newPage, url } from './helpers.mjs';
 
 const T = { timeout: 60000 };
@@ -30,11 +30,12 @@ after(async () => {
   await rm(tmp, { recursive: true, force: true });
 });
 
-// A practice page with no saved progress (storage cleared, then reloaded).
+// A practice page with no saved progress (storage cleared before it loads).
 async function freshPractice(lang, query = '') {
-  const page = await openPractice(b, lang, query);
-  await page.evaluate(() => localStorage.clear());
-  await reload(page);
+  await clearProgress(b.context);
+  const page = await newPage(b);
+  await page.goto(url(`/${lang}/practice.html${query}`), { waitUntil: 'load' });
+  await waitPage(page, 'practice');
   return page;
 }
 

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { launch, byTestId, assertNoIssues, axeViolations, formatAxe, toLatinDigits, REPO, SCREENSHOT_DIR, elementShot, newPage, url } from './helpers.mjs';
-import { openLesson, waitLesson, DIGITS } from './lesson-helpers.mjs';
+import { openLesson, waitSection, DIGITS } from './lesson-helpers.mjs';
 import { launchPhone, overflowPx } from './phone.mjs';
 
 const T = { timeout: 240000 };
@@ -20,8 +20,17 @@ const head = (s) => s.split(/[[$`*(]/)[0].trim();
 const plain = (s) => toLatinDigits(s).replace(/\u066b/g, '.').replace(/[\u066c,\u200e\u200f\u061c\u2066-\u2069]/g, '');
 
 let b;
+let phone;   // one 360 px phone for both editions (the runs are stored per language), launched by the first phone test
 test.before(async () => { b = await launch(); });
-test.after(async () => { await b?.close(); });
+test.after(async () => { await b?.close(); await phone?.close(); });
+
+// After a reload (or a shared link) the chapter alone is waited for, as openLesson does for a
+// #train query: waiting for every section built chapter 13 too (it loads a model and scores
+// it), the heaviest work of the page, in the same two cores as the run being checked.
+const reloadTrain = async (page) => {
+  await page.reload({ waitUntil: 'load' });
+  await waitSection(page, 'train', 90000);
+};
 
 const attr = (page, id, name) => byTestId(page, id).getAttribute(name);
 const waitState = (page, states, timeout = 120000) => page.waitForFunction((want) => {
@@ -100,8 +109,7 @@ for (const lang of ['fa', 'ar']) {
     await waitAttr(page, 'train-sample', 'data-step', 'eq', String(step2));
     assert.equal(await attr(page, 'train-attn', 'data-step'), String(step2));
     // reload: the run comes back at its step with the same held-out loss (f32 weights + optimizer state)
-    await page.reload({ waitUntil: 'load' });
-    await waitLesson(page);
+    await reloadTrain(page);
     await waitState(page, ['paused']);
     assert.equal(await attr(page, 'train-saved', 'data-state'), 'restored');
     assert.equal(await attr(page, 'train-status', 'data-step'), String(step2));
@@ -116,8 +124,7 @@ for (const lang of ['fa', 'ar']) {
     const page = await openLesson(b, lang, '#train');
     await waitState(page, ['idle', 'paused']);
     await writeGarbage(page, lang, 'garbage');
-    await page.reload({ waitUntil: 'load' });
-    await waitLesson(page);
+    await reloadTrain(page);
     await waitState(page, ['idle']);
     assert.equal(await attr(page, 'train-saved', 'data-state'), 'refused');
     assert.equal(await attr(page, 'train-saved', 'data-reason'), 'format');
@@ -144,23 +151,21 @@ for (const lang of ['fa', 'ar']) {
     await page.close();
   });
 
+  // The page around the chapter on a 360 px phone (every section built) is a11y.test's
+  // overflow check; this one is the chapter's, after it trained.
   test(`${lang}: a 360 px phone gets the small model, trains, and does not scroll sideways`, T, async () => {
-    const phone = await launchPhone({ width: 360 });
-    try {
-      const page = await newPage(phone);
-      await page.goto(url(`/${lang}/index.html?train.bstep=3#train`), { waitUntil: 'load' });
-      await waitLesson(page);
-      await waitState(page, ['idle', 'paused']);
-      assert.equal(await byTestId(page, 'train-size').inputValue(), 'small');
-      assert.equal(await attr(page, 'train-bk-step', 'data-step'), '3', 'step-through position from the URL');
-      await trainSteps(page, 2);
-      await page.locator('section#train').scrollIntoViewIfNeeded();
-      assert.equal(await overflowPx(page, 360), 0);
-      await elementShot(page.locator('section#train'), path.join(SCREENSHOT_DIR, `train-${lang}-360.png`));
-      assertNoIssues(page);
-      await page.close();
-    } finally {
-      await phone.close();
-    }
+    phone ??= await launchPhone({ width: 360 });
+    const page = await newPage(phone);
+    await page.goto(url(`/${lang}/index.html?train.bstep=3#train`), { waitUntil: 'load' });
+    await waitSection(page, 'train', 90000);
+    await waitState(page, ['idle', 'paused']);
+    assert.equal(await byTestId(page, 'train-size').inputValue(), 'small');
+    assert.equal(await attr(page, 'train-bk-step', 'data-step'), '3', 'step-through position from the URL');
+    await trainSteps(page, 2);
+    await page.locator('section#train').scrollIntoViewIfNeeded();
+    assert.equal(await overflowPx(page, 360), 0);
+    await elementShot(page.locator('section#train'), path.join(SCREENSHOT_DIR, `train-${lang}-360.png`));
+    assertNoIssues(page);
+    await page.close();
   });
 }
