@@ -180,9 +180,15 @@ export function assertNoIssues(page, { allowConsole = [] } = {}) {
 
 // ------------------------------------------------------------------ axe
 export async function axeViolations(page, { include, exclude = [] } = {}) {
-  // Only violations are read: axe then skips the selectors and serialisation of every node
-  // that passed (most of the lesson's ~12,000 elements), the bulk of its time on a big page.
+  // Only violations are read: with axe.run in the page, its reporter then builds selectors and
+  // source only for them and one node of each passing rule. AxeBuilder's default (runPartial in
+  // each frame, finishRun in a blank page) serialises every checked node first, whatever
+  // resultTypes says: on the lesson (27,400 elements, every fold open) runPartial took 158 s and
+  // 21 MB of JSON where axe.run took 66 s, same rules, same page (engine/bench/axe-profile.mjs
+  // --partial, 2026-12-07). That mode exists for cross-origin frames; the site has no frame, so
+  // a page with one still gets it.
   let builder = new AxeBuilder({ page }).options({ resultTypes: ['violations'] });
+  if (page.frames().length === 1) builder = builder.setLegacyMode(true);
   if (include) builder = builder.include(include);
   for (const sel of exclude) builder = builder.exclude(sel);
   const res = await builder.analyze();

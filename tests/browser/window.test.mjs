@@ -161,7 +161,7 @@ for (const lang of ['fa', 'ar']) {
   test(`${lang}: axe finds nothing in the section`, T, async () => {
     const page = await openLesson(b, lang, '#window');
     await waitFor(page, 'window-reach', 'data-w', 4);
-    // the heatmaps' data tables too, as a11y.test.mjs does for the whole page
+    // the heatmaps' data tables too, as a11y-pages.mjs does for the whole page
     await page.evaluate(() => { for (const d of document.querySelectorAll('section#window details')) d.open = true; });
     await byTestId(page, 'window-reach-map-table').waitFor({ state: 'visible' });
     const v = await axeViolations(page, { include: 'section#window' });
