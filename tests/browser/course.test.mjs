@@ -277,7 +277,7 @@ for (const lang of LANGS) {
 
     // The four parts pictured, each built as the reader reaches it (the URL's state builds intro
     // and s4 at once), not all seventeen sections: the whole page's overflow at 360 and 1280 px
-    // is a11y.test's; this one is the page with the refresher and s4's tables open.
+    // is a11y-lesson.test's; this one is the page with the refresher and s4's tables open.
     test(`${lang}: screenshots of the new sections and s4 at 360 and 1280 px`, T, async () => {
       for (const width of [1280, 360]) {
         const page = await openLesson(b, lang, '?intro.fold.refresher=1&s4.fold.tables=1#s4', { viewport: { width, height: 900 } });

@@ -151,7 +151,7 @@ for (const lang of ['fa', 'ar']) {
     await page.close();
   });
 
-  // The page around the chapter on a 360 px phone (every section built) is a11y.test's
+  // The page around the chapter on a 360 px phone (every section built) is a11y-lesson.test's
   // overflow check; this one is the chapter's, after it trained.
   test(`${lang}: a 360 px phone gets the small model, trains, and does not scroll sideways`, T, async () => {
     phone ??= await launchPhone({ width: 360 });
