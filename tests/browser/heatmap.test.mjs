@@ -146,21 +146,18 @@ for (const lang of LANGS) {
       assert.notEqual(second, first, 'ArrowRight after Enter moves to the next cell');
       // the current cell's ring (a box over the canvas, not drawn in it) sits on cell (0, 1)
       // and goes when the focus leaves
+      // (columns run left to right, LTR stage: the first starts after the row labels, at the
+      // canvas's width less the columns and its 2 px of border)
       const ring = () => page.evaluate(() => {
         const hm = document.querySelector('[data-testid="s2-weights"]');
         const c = hm.querySelector('canvas').getBoundingClientRect(), r = hm.querySelector('.heatmap-cursor');
-        const b = r.getBoundingClientRect();
-        return { hidden: r.hidden || b.width === 0, w: Number(hm.dataset.cellW), left: b.left - c.left, right: c.right - b.right, width: b.width };
+        const b = r.getBoundingClientRect(), w = Number(hm.dataset.cellW);
+        return { hidden: r.hidden || b.width === 0, w, left: b.left - c.left, width: b.width, firstCol: c.width - 2 - Number(hm.dataset.cols) * w };
       });
       const at = await ring();
       assert.equal(at.hidden, false, 'the current cell is outlined');
       assert.ok(Math.abs(at.width - at.w) <= 1, `the ring is one cell wide (${at.width} vs ${at.w})`);
-      // columns run left to right (LTR stage): cell 1 starts one cell after the first column's start
-      const firstCol = await page.evaluate(() => {
-        const hm = document.querySelector('[data-testid="s2-weights"]');
-        return hm.querySelector('canvas').getBoundingClientRect().width - 2 - Number(hm.dataset.cols) * Number(hm.dataset.cellW);
-      });
-      assert.ok(Math.abs(at.left - (firstCol + at.w)) <= 1.5, `the ring is on the second column (${at.left} px from the canvas's left, expected ${firstCol + at.w})`);
+      assert.ok(Math.abs(at.left - (at.firstCol + at.w)) <= 1.5, `the ring is on the second column (${at.left} px from the canvas's left, expected ${at.firstCol + at.w})`);
       await page.keyboard.press('Enter');
       const h4 = await steps.locator('h4').textContent();
       assert.ok(h4.includes(exampleWords(lang)[1]), `the explanation follows the cell moved to, column ${exampleWords(lang)[1]} (got "${h4}")`);

@@ -20,10 +20,10 @@ export const DIGITS = {
 // as a reader following a shared link gets it: building all seventeen (chapter 13 loads a model
 // and scores it) cost each such test seconds and most of the suite's CPU. { all: true } builds
 // every section anyway.
-export async function openLesson(b, lang, query = '', { viewport, all } = {}) {
+export async function openLesson(b, lang, query = '', { viewport, all, timeout } = {}) {
   const page = await newPage(b, { viewport });
   await page.goto(url(`/${lang}/index.html${query}`), { waitUntil: 'load' });
-  await waitForQuery(page, query, { all });
+  await waitForQuery(page, query, { all, timeout });
   return page;
 }
 

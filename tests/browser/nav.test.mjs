@@ -14,7 +14,7 @@ import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { launch, newPage, url, byTestId, LANGS, ORIGIN, SCREENSHOT_DIR, axeViolations, formatAxe, assertNoIssues } from './helpers.mjs';
-import { waitPage, waitSection } from './lesson-helpers.mjs';
+import { openLesson, waitPage, waitSection } from './lesson-helpers.mjs';
 
 const T = { timeout: 120000 };
 const WHERE = { fa: /^بخش (\S+) از (\S+)$/, ar: /^القسم (\S+) من (\S+)$/ };
@@ -33,16 +33,6 @@ async function open(lang, rest = '', viewport) {
   const page = await newPage(b, { viewport });
   await page.goto(url(`/${lang}/index.html${rest}`), { timeout: 60000 });
   await waitPage(page, 'lesson', 60000);
-  return page;
-}
-
-// A link to one section (`#id`), waited for as a reader following it gets it: that section
-// built, the others as the reader nears them (building all seventeen, chapter 13's model
-// among them, was most of the copy-link test's time).
-async function openAt(lang, rest, id) {
-  const page = await newPage(b);
-  await page.goto(url(`/${lang}/index.html${rest}`), { timeout: 60000 });
-  await waitSection(page, id, 60000);
   return page;
 }
 
@@ -172,7 +162,10 @@ for (const lang of LANGS) {
   });
 
   test(`${lang}: copy link puts a URL that restores the section into the clipboard`, T, async () => {
-    const page = await openAt(lang, '#s2', 's2');
+    // a link to s2, waited for as a reader following it gets it: that section built, the others
+    // as the reader nears them (building all seventeen, chapter 13's model among them, was most
+    // of this test's time)
+    const page = await openLesson(b, lang, '#s2', { timeout: 60000 });
     await byTestId(page, 's2-causal').check();
     await page.waitForFunction(() => /[?&]s2\.causal=1/.test(location.search));
     const btn = byTestId(page, 's2-copy-link');

@@ -17,8 +17,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS, LANGS, byTestId, newPage, url, screenshot } from './helpers.mjs';
-import { waitPage } from './lesson-helpers.mjs';
+import { CHROMIUM_ARGS, LANGS, byTestId, url, screenshot, closeProfile } from './helpers.mjs';
+import { openPractice, waitPage } from './lesson-helpers.mjs';
 import { overflowChecker, PHONE_WIDTHS } from './phone.mjs';
 import { clearProgress } from './practice-helpers.mjs';
 
@@ -46,15 +46,12 @@ async function launchPhone(width) {
   for (const p of context.pages()) await p.close().catch(() => {});
   // newPage() records console errors; it needs these two fields of a launch() result.
   return { context, foreignRequests: [], cspViolations: [], dir,
-    async close() { await context.close().catch(() => {}); await rm(dir, { recursive: true, force: true }).catch(() => {}); } };
+    close: () => closeProfile(context, dir) };
 }
 
 async function openFresh(b, lang) {
   await clearProgress(b.context);
-  const page = await newPage(b);
-  await page.goto(url(`/${lang}/practice.html`), { waitUntil: 'load' });
-  await waitPage(page, 'practice');
-  return page;
+  return openPractice(b, lang);
 }
 
 // ------------------------------------------------------------ block by block

@@ -33,10 +33,7 @@ after(async () => {
 // A practice page with no saved progress (storage cleared before it loads).
 async function freshPractice(lang, query = '') {
   await clearProgress(b.context);
-  const page = await newPage(b);
-  await page.goto(url(`/${lang}/practice.html${query}`), { waitUntil: 'load' });
-  await waitPage(page, 'practice');
-  return page;
+  return openPractice(b, lang, query);
 }
 
 const tr = (page, key, params) => page.evaluate(([k, p]) => window.__practice.ctx.t(k, p), [key, params]);

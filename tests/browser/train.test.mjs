@@ -10,7 +10,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { launch, byTestId, assertNoIssues, axeViolations, formatAxe, toLatinDigits, REPO, SCREENSHOT_DIR, elementShot, newPage, url } from './helpers.mjs';
+import { launch, byTestId, assertNoIssues, axeViolations, formatAxe, toLatinDigits, REPO, SCREENSHOT_DIR, elementShot } from './helpers.mjs';
 import { openLesson, waitSection, DIGITS } from './lesson-helpers.mjs';
 import { launchPhone, overflowPx } from './phone.mjs';
 
@@ -155,9 +155,7 @@ for (const lang of ['fa', 'ar']) {
   // overflow check; this one is the chapter's, after it trained.
   test(`${lang}: a 360 px phone gets the small model, trains, and does not scroll sideways`, T, async () => {
     phone ??= await launchPhone({ width: 360 });
-    const page = await newPage(phone);
-    await page.goto(url(`/${lang}/index.html?train.bstep=3#train`), { waitUntil: 'load' });
-    await waitSection(page, 'train', 90000);
+    const page = await openLesson(phone, lang, '?train.bstep=3#train');
     await waitState(page, ['idle', 'paused']);
     assert.equal(await byTestId(page, 'train-size').inputValue(), 'small');
     assert.equal(await attr(page, 'train-bk-step', 'data-step'), '3', 'step-through position from the URL');
