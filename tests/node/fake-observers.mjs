@@ -7,6 +7,7 @@
 //   dom.report(['intro'])   // every live IntersectionObserver reports the elements it observes
 //                           // and has not reported yet (isIntersecting for the ids given)
 //   dom.scroll()            // the reader's first scroll (a 'scroll' event on window)
+//   dom.click(target)       // a click event on document whose target is `target`
 //   dom.observers           // every IntersectionObserver made: {rootMargin, observed, disconnected}
 //   dom.uninstall()
 class FakeElement extends EventTarget {
@@ -62,11 +63,12 @@ export function installFakeObservers(ids) {
   const set = (k, v) => Object.defineProperty(globalThis, k, { value: v, configurable: true, writable: true });
   set('window', win);
   set('location', { hash: '' });
-  set('document', {
+  // (an EventTarget: lazy-mount listens for clicks on same-page links there)
+  set('document', Object.assign(new EventTarget(), {
     documentElement: { classList: { add: (c) => classes.add(c), remove: (c) => classes.delete(c), contains: (c) => classes.has(c) } },
     getElementById: (id) => elements.get(id) || null,
     createElement: (tag) => new FakeElement(tag),
-  });
+  }));
   set('IntersectionObserver', FakeIntersectionObserver);
   set('ResizeObserver', FakeResizeObserver);
 
@@ -87,6 +89,12 @@ export function installFakeObservers(ids) {
       }
     },
     scroll() { win.dispatchEvent(new Event('scroll')); },
+    /** A click that reaches the document with `target` (which has its own closest()). */
+    click(target) {
+      const ev = new Event('click');
+      Object.defineProperty(ev, 'target', { value: target });
+      globalThis.document.dispatchEvent(ev);
+    },
     /** The live observer that watches el, if any. */
     observerOf(el) { return observers.find((io) => !io.disconnected && io.observed.has(el)) || null; },
     uninstall() {

@@ -184,6 +184,22 @@ test('growths under a pixel add up: the page scrolls once they reach one, so the
   assert.ok(Math.abs(dom.window.scrollY - 604) < 1, `the page scrolled by the 4 px: ${dom.window.scrollY}`);
 });
 
+test('the page scrolls by whole pixels: the fraction each scroll leaves is carried, so many growths do not drift the place', async () => {
+  const { lazyMount } = await load();
+  const [intro, s1] = [dom.elements.get('intro'), dom.elements.get('s1')];
+  dom.window.scrollY = 600;
+  intro.top = -600; intro.height = 500;
+  s1.top = -100; s1.height = 900;
+  const scrollTo = dom.window.scrollTo;   // a browser at device scale 1 lands on whole pixels
+  dom.window.scrollTo = (o) => { const top = Math.round(o.top); const d = top - dom.window.scrollY; intro.top -= d; s1.top -= d; scrollTo({ top }); };
+  lazyMount({ ids: IDS, mount: () => {} });
+  for (let i = 0; i < 10; i++) {          // intro grows by 100.4 px ten times
+    intro.height += 100.4; s1.top += 100.4;
+    dom.resizeObservers[0].callback([]);
+  }
+  assert.ok(Math.abs(s1.top - -100) < 1, `s1 stays within a pixel of its place: ${s1.top}`);
+});
+
 test('after the reader jumps down, the section they jumped to is the one kept in place', async () => {
   const { lazyMount } = await load();
   const [intro, s1, s2, s3] = IDS.map((id) => dom.elements.get(id));
@@ -202,6 +218,37 @@ test('after the reader jumps down, the section they jumped to is the one kept in
   s1.height += 300; s2.top += 300; s3.top += 300;   // s1, above the reader, mounts and grows
   dom.resizeObservers[0].callback([]);
   assert.equal(s3.top, 90, 's3 stays where the jump put it');
+});
+
+// A link's jump lands where the browser computes from the layout at the click, growth
+// included; the scroll event that follows must not move the reader by that growth again
+// (reader-path's resume test once found chapter 5's heading 2,276 px above the screen).
+test('a section that grew just before a same-page link is clicked: the section jumped to stays where the link put it', async () => {
+  const { lazyMount } = await load();
+  const [intro, s1, s2, s3] = IDS.map((id) => dom.elements.get(id));
+  const all = [intro, s1, s2, s3];
+  const scrollTo = dom.window.scrollTo;
+  const move = (d) => { dom.window.scrollY += d; for (const el of all) el.top -= d; };
+  dom.window.scrollTo = (o) => { move(o.top - dom.window.scrollY); scrollTo(o); };
+  dom.window.scrollY = 1010;              // the reader is in s1, intro above the screen
+  intro.top = -910; intro.height = 1000;
+  s1.top = 90; s1.height = 1000;
+  s2.top = 1090; s2.height = 1000;
+  s3.top = 2090; s3.height = 1000;
+  lazyMount({ ids: IDS, mount: () => {} });
+  // intro grows by 300 px; in the same task, before any observer reports, the reader clicks a
+  // link to s3 (the contents): the click's listeners run, then the browser jumps to s3 as laid out now
+  intro.height += 300; s1.top += 300; s2.top += 300; s3.top += 300;
+  const link = { closest: (sel) => (sel === 'a[href^="#"]' ? link : null) };
+  dom.click(link);
+  move(s3.top - 90);                      // the link's jump: s3's heading at 90 px
+  dom.window.dispatchEvent(new Event('scroll'));
+  dom.resizeObservers[0].callback([]);    // the observer reports intro's growth after
+  assert.equal(s3.top, 90, 's3 stays where the link put it');
+  // a click elsewhere (not a same-page link) is not a jump: nothing is scrolled for it
+  const scrolled = dom.window.scrolls.length;
+  dom.click({ closest: () => null });
+  assert.equal(dom.window.scrolls.length, scrolled);
 });
 
 test('at the very top of the page, what grows there stays in view (no scroll away from the resume offer)', async () => {

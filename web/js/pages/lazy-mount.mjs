@@ -58,13 +58,19 @@ function keepPlace(sections) {
   // A reader at the very top of the page (y = 0) keeps the top: what grows there (the resume
   // offer in the header) is what they are looking at, not something to scroll away from.
   // A move under a pixel is not scrolled for, and not taken as the new place either (the
-  // baseline drifted by each one: a jump to s9 ended 3 px off after many small ones).
+  // baseline drifted by each one: a jump to s9 ended 3 px off after many small ones). Nor is
+  // the fraction a scroll leaves: the page scrolls by whole pixels, and taking what it landed
+  // on as the new place lost up to half a pixel per section mounted (s9's heading, 68 px down
+  // after a jump, ended 2–3 px higher once all seventeen had mounted).
   const adjust = () => {
     let residual = 0;
     if (anchor && y > 0) {
-      const moved = anchor.getBoundingClientRect().top - (anchorTop - (window.scrollY - y));
-      if (Math.abs(moved) >= 1) window.scrollTo({ top: window.scrollY + moved, behavior: 'instant' });
-      else residual = moved;
+      const scrolled = window.scrollY;
+      const place = anchorTop - (scrolled - y);   // where the reader's own scrolling put the anchor
+      const moved = anchor.getBoundingClientRect().top - place;
+      if (Math.abs(moved) >= 1) window.scrollTo({ top: scrolled + moved, behavior: 'instant' });
+      const left = anchor.getBoundingClientRect().top - place;
+      if (Math.abs(left) < 1) residual = left;   // more is a scroll the page's end stopped: not kept
     }
     read(residual);
   };
@@ -73,16 +79,23 @@ function keepPlace(sections) {
   read();
   for (const s of sections) ro.observe(s);
   window.addEventListener('scroll', onScroll, { passive: true });
+  // A same-page link (the contents, the where-bar's links, a citation) jumps to a place the
+  // browser computes from the layout as it is now, growth included: take that growth in
+  // before the jump (capture phase: before the link's own handlers and its default action).
+  const onLink = (ev) => { if (ev.target?.closest?.('a[href^="#"]')) adjust(); };
+  document.addEventListener('click', onLink, true);
   let released = false;
   const release = () => {
     released = true;
     ro.disconnect();
     window.removeEventListener('scroll', onScroll);
+    document.removeEventListener('click', onLink, true);
     root.classList.remove('lesson-mounting');
   };
-  // Before the page scrolls by itself (to the #hash): take in what grew since the last look,
-  // or the scroll's own event would be taken for that growth and moved the reader a second
-  // time (a shared #s8 link ended with its heading 1,000 px above the screen).
+  // Before the page scrolls by itself (to the #hash, to a saved reading place): take in what
+  // grew since the last look, or the scroll's own event would be taken for that growth and
+  // move the reader a second time (a shared #s8 link ended with its heading 1,000 px above
+  // the screen).
   return Object.assign(release, { settle: () => { if (!released) adjust(); } });
 }
 

@@ -221,7 +221,7 @@ async function main() {
     followHash: scrollToHash,
   });
   window.__lesson = { engine, ctx: (id) => makeCtx(id, settings, engine), mountAll: lazy.mountAll };
-  setupResume({ lang: html.lang, ids: SECTIONS.map((s) => s.id), start: lazy.start, ctx: { tNode }, firstScreen: lazy.firstScreen });
+  setupResume({ lang: html.lang, ids: SECTIONS.map((s) => s.id), start: lazy.start, settle: lazy.settlePlace, ctx: { tNode }, firstScreen: lazy.firstScreen });
   await lazy.firstScreen;
   html.dataset.firstScreen = 'ready';
   // Content above the target grew while sections mounted: return to the learner's place.

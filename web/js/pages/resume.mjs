@@ -30,9 +30,10 @@ function sectionRects(ids) {
 
 /**
  * lang: the page's edition; ids: the sections in page order; start(id) → Promise (mounts a
- * section: lazy-mount's start); ctx: {t, tNode}; firstScreen: a Promise (saving starts after it).
+ * section: lazy-mount's start); settle() (lazy-mount's settlePlace: called before the page
+ * scrolls to the saved place); ctx: {t, tNode}; firstScreen: a Promise (saving starts after it).
  */
-export function setupResume({ lang, ids, start, ctx, firstScreen, storage }) {
+export function setupResume({ lang, ids, start, settle = () => {}, ctx, firstScreen, storage }) {
   const places = openReadingPlace({ storage, ids });
   const saved = places.get(lang);
   const header = document.querySelector('.site-header');
@@ -81,6 +82,7 @@ export function setupResume({ lang, ids, start, ctx, firstScreen, storage }) {
   function goTo(place) {
     const sec = document.getElementById(place.section);
     if (!sec) return;
+    settle();
     const line = readingLine();
     const r = sec.getBoundingClientRect();
     const top = scrollTopFor({ sectionTop: r.top + window.scrollY, height: r.height }, place.within, line);
