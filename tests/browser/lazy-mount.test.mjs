@@ -149,8 +149,8 @@ test('ar: a reader who jumps to a far section by the contents stays there while 
   await page.waitForFunction(() => document.getElementById('intro')?.dataset.state === 'ready');
   await page.mouse.wheel(0, 10);   // the reader moves: the page does not scroll for them afterwards
   // the wheel scrolls asynchronously, over a few frames: under load its 10 px landed after the
-  // jump below and moved the heading by exactly that (68 → 58 px in a validation run; with the
-  // contents' link, the last 3 px), so wait until all of it has landed
+  // jump below and moved the heading by exactly that (68 → 58 px in a validation run), so wait
+  // until all of it has landed
   await page.waitForFunction(() => scrollY >= 10);
   // Content above the reader's place grows, and in the same task, before any observer has
   // looked, the reader follows the contents' link to s9: the browser jumps to s9 as laid out

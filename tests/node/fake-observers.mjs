@@ -8,6 +8,7 @@
 //                           // and has not reported yet (isIntersecting for the ids given)
 //   dom.scroll()            // the reader's first scroll (a 'scroll' event on window)
 //   dom.click(target)       // a click event on document whose target is `target`
+//   dom.scrollMovesPage()   // window.scrollTo moves the elements; returns jump(d), the browser's own scroll
 //   dom.observers           // every IntersectionObserver made: {rootMargin, observed, disconnected}
 //   dom.uninstall()
 class FakeElement extends EventTarget {
@@ -89,6 +90,16 @@ export function installFakeObservers(ids) {
       }
     },
     scroll() { win.dispatchEvent(new Event('scroll')); },
+    /**
+     * From now on scrolling moves what is on the page, as in a browser: window.scrollTo (landing
+     * on whole pixels with { whole: true }) and the returned jump(d), a scroll the browser makes
+     * by itself (a link, scrollIntoView). Neither fires the scroll event.
+     */
+    scrollMovesPage({ whole = false } = {}) {
+      const jump = (d) => { win.scrollY += d; for (const el of elements.values()) el.top -= d; };
+      win.scrollTo = ({ top }) => { const to = whole ? Math.round(top) : top; win.scrolls.push(to); jump(to - win.scrollY); };
+      return jump;
+    },
     /** A click that reaches the document with `target` (which has its own closest()). */
     click(target) {
       const ev = new Event('click');

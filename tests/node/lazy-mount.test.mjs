@@ -173,8 +173,7 @@ test('growths under a pixel add up: the page scrolls once they reach one, so the
   dom.window.scrollY = 600;
   intro.top = -600; intro.height = 500;
   s1.top = -100; s1.height = 900;
-  const scrollTo = dom.window.scrollTo;   // as in a browser, scrolling moves what is on the page
-  dom.window.scrollTo = (o) => { const d = o.top - dom.window.scrollY; intro.top -= d; s1.top -= d; scrollTo(o); };
+  dom.scrollMovesPage();
   lazyMount({ ids: IDS, mount: () => {} });
   for (let i = 0; i < 10; i++) {          // intro grows by 0.4 px ten times: 4 px in all
     intro.height += 0.4; s1.top += 0.4;
@@ -190,8 +189,7 @@ test('the page scrolls by whole pixels: the fraction each scroll leaves is carri
   dom.window.scrollY = 600;
   intro.top = -600; intro.height = 500;
   s1.top = -100; s1.height = 900;
-  const scrollTo = dom.window.scrollTo;   // a browser at device scale 1 lands on whole pixels
-  dom.window.scrollTo = (o) => { const top = Math.round(o.top); const d = top - dom.window.scrollY; intro.top -= d; s1.top -= d; scrollTo({ top }); };
+  dom.scrollMovesPage({ whole: true });   // a browser at device scale 1 lands on whole pixels
   lazyMount({ ids: IDS, mount: () => {} });
   for (let i = 0; i < 10; i++) {          // intro grows by 100.4 px ten times
     intro.height += 100.4; s1.top += 100.4;
@@ -203,9 +201,7 @@ test('the page scrolls by whole pixels: the fraction each scroll leaves is carri
 test('after the reader jumps down, the section they jumped to is the one kept in place', async () => {
   const { lazyMount } = await load();
   const [intro, s1, s2, s3] = IDS.map((id) => dom.elements.get(id));
-  const scrollTo = dom.window.scrollTo;
-  const all = [intro, s1, s2, s3];
-  dom.window.scrollTo = (o) => { const d = o.top - dom.window.scrollY; for (const el of all) el.top -= d; scrollTo(o); };
+  const jump = dom.scrollMovesPage();
   dom.window.scrollY = 10;                // the reader moved a little: intro is their place
   intro.top = 90; intro.height = 1000;
   s1.top = 1090; s1.height = 1000;
@@ -213,7 +209,7 @@ test('after the reader jumps down, the section they jumped to is the one kept in
   s3.top = 3090; s3.height = 1000;
   lazyMount({ ids: IDS, mount: () => {} });
   // a jump to s3 (a link, scrollIntoView): the page scrolls and says so
-  dom.window.scrollY += 3000; for (const el of all) el.top -= 3000;
+  jump(3000);
   dom.window.dispatchEvent(new Event('scroll'));
   s1.height += 300; s2.top += 300; s3.top += 300;   // s1, above the reader, mounts and grows
   dom.resizeObservers[0].callback([]);
@@ -222,14 +218,12 @@ test('after the reader jumps down, the section they jumped to is the one kept in
 
 // A link's jump lands where the browser computes from the layout at the click, growth
 // included; the scroll event that follows must not move the reader by that growth again
-// (reader-path's resume test once found chapter 5's heading 2,276 px above the screen).
+// (the kind of double move that would explain reader-path's resume failure, chapter 5's
+// heading 2,276 px above the screen).
 test('a section that grew just before a same-page link is clicked: the section jumped to stays where the link put it', async () => {
   const { lazyMount } = await load();
   const [intro, s1, s2, s3] = IDS.map((id) => dom.elements.get(id));
-  const all = [intro, s1, s2, s3];
-  const scrollTo = dom.window.scrollTo;
-  const move = (d) => { dom.window.scrollY += d; for (const el of all) el.top -= d; };
-  dom.window.scrollTo = (o) => { move(o.top - dom.window.scrollY); scrollTo(o); };
+  const jump = dom.scrollMovesPage();
   dom.window.scrollY = 1010;              // the reader is in s1, intro above the screen
   intro.top = -910; intro.height = 1000;
   s1.top = 90; s1.height = 1000;
@@ -241,7 +235,7 @@ test('a section that grew just before a same-page link is clicked: the section j
   intro.height += 300; s1.top += 300; s2.top += 300; s3.top += 300;
   const link = { closest: (sel) => (sel === 'a[href^="#"]' ? link : null) };
   dom.click(link);
-  move(s3.top - 90);                      // the link's jump: s3's heading at 90 px
+  jump(s3.top - 90);                      // the link's jump: s3's heading at 90 px
   dom.window.dispatchEvent(new Event('scroll'));
   dom.resizeObservers[0].callback([]);    // the observer reports intro's growth after
   assert.equal(s3.top, 90, 's3 stays where the link put it');
