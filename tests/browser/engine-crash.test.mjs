@@ -73,9 +73,13 @@ for (const lang of LANGS) {
   test(`${lang}: after a crash the section offers to compute again, and does so on the new worker with the inputs kept`, T, async () => {
     const page = await open(lang, '?s2.causal=1#s2');
     const causalUpper = await upper(page);
-    // a stuck worker (alive, never answering): only the stall watchdog, shortened here, tells
-    await page.evaluate(() => { const e = window.__lesson.engine; e.stallMs = 1500; e.call('testCrash', { kind: 'hang' }).catch(() => {}); });
+    // a stuck worker (alive, never answering): only the stall watchdog tells. The learner's
+    // change must be queued behind the stuck call before the watchdog fires (else it would
+    // simply run on the next worker), so the watchdog is shortened only once both calls wait.
+    await page.evaluate(() => { window.__lesson.engine.call('testCrash', { kind: 'hang' }).catch(() => {}); });
     await byTestId(page, 's2-causal').uncheck();   // queued behind the stuck call: fails
+    await page.waitForFunction(() => window.__lesson.engine.waiting >= 2, null);
+    await page.evaluate(() => { window.__lesson.engine.stallMs = 1500; });
     await byTestId(page, 's2-recompute').waitFor();
     assert.match((await statusText(page)).trim(), MESSAGE[lang].section);
     assert.deepEqual(await upper(page), causalUpper, 'nothing recomputed yet');

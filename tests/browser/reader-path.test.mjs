@@ -82,7 +82,7 @@ for (const lang of LANGS) {
         throw new Error(`${how}: no offer: ${JSON.stringify(st)}: ${e.message}`);
       });
       const text = normaliseText(await offer.textContent());
-      assert.ok(text.includes(title), `${how}: the offer names «${title}»: ${text}`);
+      assert.ok(text.includes(title), `${how}: the offer names «${title}»: ${text}; saved before reopening: ${JSON.stringify(before)}`);
       assert.ok(text.includes(normaliseText(texts[lang]['path.resume.go'])), `${how}: its button is in the page's language`);
       const box = await offer.boundingBox();
       assert.ok(box.y >= 0 && box.y + box.height <= 844, `${how}: the offer is on the first screen (${box.y})`);

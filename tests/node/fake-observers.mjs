@@ -23,7 +23,7 @@ class FakeElement extends EventTarget {
     this.top = 0;
     this.height = 100;
   }
-  getBoundingClientRect() { return { top: this.top, bottom: this.top + this.height }; }
+  getBoundingClientRect() { return { top: this.top, bottom: this.top + this.height, height: this.height }; }
   replaceWith(node) { this.replacedBy = node; }
   closest() { return null; }
   querySelector() { return null; }   // no loading line: lazy-mount's keyboard stop has nothing to hold
@@ -66,8 +66,9 @@ export function installFakeObservers(ids) {
   set('location', { hash: '' });
   // (an EventTarget: lazy-mount listens for clicks on same-page links there)
   set('document', Object.assign(new EventTarget(), {
-    documentElement: { classList: { add: (c) => classes.add(c), remove: (c) => classes.delete(c), contains: (c) => classes.has(c) } },
+    documentElement: { dataset: {}, classList: { add: (c) => classes.add(c), remove: (c) => classes.delete(c), contains: (c) => classes.has(c) } },
     getElementById: (id) => elements.get(id) || null,
+    querySelector: () => null,   // no header: resume.mjs has nowhere to put an offer
     createElement: (tag) => new FakeElement(tag),
   }));
   set('IntersectionObserver', FakeIntersectionObserver);

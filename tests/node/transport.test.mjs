@@ -101,6 +101,22 @@ test('a killed worker (no reply, no event) is noticed by the stall watchdog and 
   link.terminate();
 });
 
+test('waiting counts the unanswered requests; shortening stallMs while they wait arms the watchdog anew', async () => {
+  const link = connectWorker({ workerUrl: 'engine-worker.mjs' });   // the default watchdog, 90 s
+  await link.ready;
+  assert.equal(link.waiting, 0);
+  link.worker.kill();
+  const waiting = [link.request('double', [1]), link.request('double', [2])];
+  await new Promise((resolve) => setImmediate(resolve));   // both posted (after the readiness they await)
+  assert.equal(link.waiting, 2);
+  link.stallMs = 20;   // what the browser test does once the learner's call is queued behind a stuck one
+  assert.deepEqual(await Promise.all(waiting.map(codeOf)), ['EngineCrashed', 'EngineCrashed']);
+  assert.equal(link.waiting, 0);
+  assert.equal(await link.request('double', [3]), 6);
+  assert.equal(link.waiting, 0);
+  link.terminate();
+});
+
 test('cancel: waiting requests reject Cancelled, a fresh worker starts, later requests work; terminate is for good', async () => {
   const link = connectWorker({ workerUrl: 'engine-worker.mjs' });
   await link.ready;

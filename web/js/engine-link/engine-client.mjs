@@ -23,7 +23,8 @@
 // call waits) is replaced: every waiting call rejects with code 'EngineCrashed', a fresh worker
 // starts (engine.ready is its readiness) and onStatus listeners get ('crash', err). Later calls
 // work as before; the page keeps the learner's inputs (they live in the page and the URL).
-// engine.stallMs can be changed at run time; engine.worker is the current Worker (tests).
+// engine.stallMs can be changed at run time; engine.worker is the current Worker and
+// engine.waiting the number of calls not answered yet (tests).
 //
 // A long call that reports progress or can be stopped (the worker's charModelTrain):
 //   await engine.request('charModelTrain', [args], { signal, onProgress });
@@ -54,6 +55,8 @@ export function createEngineClient({ workerUrl = new URL('./engine-worker.mjs', 
     /** How long a waiting call may go without any word from the worker before it counts as stuck. */
     get stallMs() { return link.stallMs; },
     set stallMs(ms) { link.stallMs = ms; },
+    /** How many calls the worker has not answered yet (tests wait on it, not on time). */
+    get waiting() { return link.waiting; },
     /** The current Worker (tests terminate it to check the recovery). */
     get worker() { return link.worker; },
   };

@@ -222,6 +222,8 @@ export function connectWorker({ workerUrl, stallMs = STALL_MS, locks = globalThi
     },
     get stallMs() { return stallMs; },
     set stallMs(ms) { stallMs = Math.max(1, Number(ms) || STALL_MS); if (pending.size) heard(); },
+    /** How many requests the worker has not answered yet (tests wait on it). */
+    get waiting() { return pending.size; },
     get worker() { return worker; },
   };
 }

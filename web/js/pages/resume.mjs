@@ -31,7 +31,7 @@ function sectionRects(ids) {
 /**
  * lang: the page's edition; ids: the sections in page order; start(id) → Promise (mounts a
  * section: lazy-mount's start); settle() (lazy-mount's settlePlace: called before the page
- * scrolls to the saved place); ctx: {t, tNode}; firstScreen: a Promise (saving starts after it).
+ * scrolls to the saved place and before the place is measured to be saved); ctx: {t, tNode}; firstScreen: a Promise (saving starts after it).
  */
 export function setupResume({ lang, ids, start, settle = () => {}, ctx, firstScreen, storage }) {
   const places = openReadingPlace({ storage, ids });
@@ -98,8 +98,13 @@ export function setupResume({ lang, ids, start, settle = () => {}, ctx, firstScr
   // Saving: after the reader's scrolling rests, and when the page goes away.
   let timer = null;
   let ready = false;
+  // settle() first: a section above may have grown since keepPlace last looked (its
+  // ResizeObserver reports at the next frame, and leaving the page comes before any), so the
+  // reader's section stands lower than where they read; measured as it is, the place saved was
+  // the section above (a reader at chapter 5 who left while chapter 4 mounted was offered 4).
   const save = () => {
     if (!ready || waiting) return;
+    settle();
     const place = placeFromRects(sectionRects(ids), readingLine());
     if (place && places.save(lang, place)) document.documentElement.dataset.readingPlace = place.section;
   };
