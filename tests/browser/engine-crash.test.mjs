@@ -9,7 +9,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, newPage, url, byTestId, LANGS, assertNoIssues } from './helpers.mjs';
-import { waitPage, heatmapValues, waitChange } from './lesson-helpers.mjs';
+import { waitForQuery, heatmapValues, waitChange } from './lesson-helpers.mjs';
 
 const T = { timeout: 120000 };
 const MESSAGE = {   // the start of err.engine.EngineCrashed and site.engineRestarted
@@ -23,10 +23,12 @@ let b;
 before(async () => { b = await launch(); });
 after(async () => { await b?.close(); });
 
-async function open(lang, rest = '') {
+// The tests work in s2 and the engine: s2 alone is built (a whole lesson is about four times
+// the CPU, tests/browser/README.md "Where the time goes").
+async function open(lang, rest = '#s2') {
   const page = await newPage(b);
   await page.goto(url(`/${lang}/index.html${rest}`), { timeout: 60000 });
-  await waitPage(page, 'lesson', 60000);
+  await waitForQuery(page, rest, { timeout: 60000 });
   return page;
 }
 
@@ -75,7 +77,10 @@ for (const lang of LANGS) {
     const causalUpper = await upper(page);
     // a stuck worker (alive, never answering): only the stall watchdog tells. The learner's
     // change must be queued behind the stuck call before the watchdog fires (else it would
-    // simply run on the next worker), so the watchdog is shortened only once both calls wait.
+    // simply run on the next worker; CI, stop 30), so the watchdog is shortened only after the
+    // uncheck: Playwright returns once the page has handled the change, and s2 asks the engine
+    // in that handler. (The count only checks that calls wait: s3's background fill, built as
+    // a neighbour, may have one of its own waiting too.)
     await page.evaluate(() => { window.__lesson.engine.call('testCrash', { kind: 'hang' }).catch(() => {}); });
     await byTestId(page, 's2-causal').uncheck();   // queued behind the stuck call: fails
     await page.waitForFunction(() => window.__lesson.engine.waiting >= 2, null);
@@ -100,7 +105,7 @@ for (const lang of LANGS) {
   });
 
   test(`${lang}: an uncaught error and a WebAssembly trap in the worker are noticed; the engine answers after`, T, async () => {
-    const page = await open(lang);
+    const page = await open(lang);   // (#s2)
     for (const kind of ['throw', 'trap']) {
       const res = await page.evaluate(async (kind) => {
         const e = window.__lesson.engine;

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { launch, byTestId, assertNoIssues, axeViolations, formatAxe, toLatinDigits, REPO, SCREENSHOT_DIR, elementShot, newPage, url, typeInto } from './helpers.mjs';
-import { openLesson, waitLesson, heatmapValues, DIGITS } from './lesson-helpers.mjs';
+import { openLesson, waitLesson, waitSection, heatmapValues, DIGITS } from './lesson-helpers.mjs';
 import { launchPhone, overflowPx } from './phone.mjs';
 
 const T = { timeout: 300000 };   // a hang detector on a loaded 2-core machine (one test ran past 120 s at load 18)
@@ -91,7 +91,7 @@ for (const lang of ['fa', 'ar']) {
     assert.equal(param(page, 'model'), 'llama3-70b');
     assert.equal(param(page, 'n'), '131072');
     await page.reload({ waitUntil: 'load' });
-    await waitLesson(page);
+    await waitSection(page, 'kvcache');   // its #hash: the chapter alone is built again
     await waitReady(page);
     assert.equal(await byTestId(page, 'kvcache-result').getAttribute('data-bytes'), String(l70));
     assertNoIssues(page);

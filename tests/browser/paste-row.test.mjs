@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, newPage, url, byTestId, LANGS, toLatinDigits } from './helpers.mjs';
-import { waitLesson } from './lesson-helpers.mjs';
+import { waitSection } from './lesson-helpers.mjs';
 
 const T = { timeout: 300000 };
 let b;
@@ -24,7 +24,7 @@ for (const lang of LANGS) {
   test(`${lang}: one pasted row fills s2's x from the caret's cell`, T, async () => {
     const page = await newPage(b);
     await page.goto(url(`/${lang}/index.html#s2`), { waitUntil: 'load', timeout: 120000 });
-    await waitLesson(page, 120000);
+    await waitSection(page, 's2', 120000);
     await byTestId(page, 's2-x-r1c0').waitFor();
     const before0 = await cell(page, 's2-x-r0c0');
     await paste(page, 's2-x-r1c0', '1.5\t2.5\t3.5\n');

@@ -9,13 +9,13 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { launch, newPage, url, byTestId, LANGS, REPO, normaliseText, waitForUrl } from './helpers.mjs';
-import { waitLesson } from './lesson-helpers.mjs';
+import { waitForQuery } from './lesson-helpers.mjs';
 
 const T = { timeout: 300000 };   // shared, loaded machine: generous, no timed assertion
 const open = async (b, lang, query) => {
   const page = await newPage(b);
   await page.goto(url(`/${lang}/index.html${query}`), { waitUntil: 'load', timeout: 120000 });
-  await waitLesson(page, 120000);
+  await waitForQuery(page, query, { timeout: 120000 });   // s3 alone: its #hash
   return page;
 };
 const prose = (lang) => JSON.parse(readFileSync(path.join(REPO, 'build/site/text', `${lang}.json`), 'utf8'));

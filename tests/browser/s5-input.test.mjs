@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { launch, newPage, url, byTestId, LANGS, REPO, normaliseText, toLatinDigits } from './helpers.mjs';
-import { waitLesson } from './lesson-helpers.mjs';
+import { waitSection } from './lesson-helpers.mjs';
 import { numberLocale } from '../../web/js/i18n/languages.mjs';
 
 const T = { timeout: 300000 };   // shared, loaded machine: generous, no timed assertion
@@ -32,7 +32,7 @@ for (const lang of LANGS) {
   test(`${lang}: the float32 maximum in the page's digits; a refused row says why; 1,5 reaches the engine`, T, async () => {
     const page = await newPage(b);
     await page.goto(url(`/${lang}/index.html#s5`), { waitUntil: 'load', timeout: 120000 });
-    await waitLesson(page, 120000);
+    await waitSection(page, 's5', 120000);
     const fmax = byTestId(page, 's5-fmax');
     await fmax.waitFor();
     // the largest finite float32 is the bit pattern 0x7f7fffff

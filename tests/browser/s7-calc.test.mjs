@@ -8,16 +8,8 @@
 // units, n = 1 never "0 MB", the dtype names (tests/node/byte-sizes.test.mjs).
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, byTestId, toLatinDigits, assertNoIssues, newPage, url, typeInto } from './helpers.mjs';
-import { waitLesson } from './lesson-helpers.mjs';
-
-// openLesson with a longer wait: the lesson takes 25 s to mount on this 2-core machine under load
-async function openLesson(b, lang, query = '') {
-  const page = await newPage(b);
-  await page.goto(url(`/${lang}/index.html${query}`), { waitUntil: 'load' });
-  await waitLesson(page, 60000);
-  return page;
-}
+import { launch, byTestId, toLatinDigits, assertNoIssues, typeInto } from './helpers.mjs';
+import { openLesson } from './lesson-helpers.mjs';   // (its #s7: s7 alone is built)
 
 const T = { timeout: 60000 };
 let b;
