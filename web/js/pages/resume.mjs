@@ -31,7 +31,8 @@ function sectionRects(ids) {
 /**
  * lang: the page's edition; ids: the sections in page order; start(id) → Promise (mounts a
  * section: lazy-mount's start); settle() (lazy-mount's settlePlace: called before the page
- * scrolls to the saved place and before the place is measured to be saved); ctx: {t, tNode}; firstScreen: a Promise (saving starts after it).
+ * scrolls to the saved place and before the place is measured to be saved); ctx: {t, tNode};
+ * firstScreen: a Promise (saving starts after it).
  */
 export function setupResume({ lang, ids, start, settle = () => {}, ctx, firstScreen, storage }) {
   const places = openReadingPlace({ storage, ids });
