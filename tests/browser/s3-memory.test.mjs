@@ -12,10 +12,12 @@ import { launch, newPage, url, byTestId, LANGS, REPO, normaliseText, waitForUrl 
 import { waitForQuery } from './lesson-helpers.mjs';
 
 const T = { timeout: 300000 };   // shared, loaded machine: generous, no timed assertion
-const open = async (b, lang, query) => {
+// s3 alone (its #hash), unless { all: true }: a test that clicks builds every section first, so
+// that no neighbour mounting above moves what it clicks (engine-crash.test.mjs)
+const open = async (b, lang, query, { all = false } = {}) => {
   const page = await newPage(b);
   await page.goto(url(`/${lang}/index.html${query}`), { waitUntil: 'load', timeout: 120000 });
-  await waitForQuery(page, query, { timeout: 120000 });   // s3 alone: its #hash
+  await waitForQuery(page, query, { timeout: 120000, all });
   return page;
 };
 const prose = (lang) => JSON.parse(readFileSync(path.join(REPO, 'build/site/text', `${lang}.json`), 'utf8'));
@@ -57,7 +59,7 @@ for (const lang of LANGS) {
       const text = prose(lang);
       const n = 4;
       // the table sits in a fold, closed by default (path.fold.s3memory); s3.fold.memory=1 opens it
-      const page = await open(b, lang, '?s3.fold.memory=1#s3');
+      const page = await open(b, lang, '?s3.fold.memory=1#s3', { all: true });   // (it clicks the mask)
       const table = byTestId(page, 's3-memory');
       await table.waitFor();
       await page.waitForFunction((n) => document.querySelector('[data-testid="s3-matrix"]')?.dataset.cols === String(n), n);

@@ -37,11 +37,20 @@ import { pageItems } from '../widgets/lazy-item.mjs';
 // the section under the line a quarter down the screen where it was, itself: browser anchoring is off
 // (html.lesson-mounting, site.css), a ResizeObserver sees any section change height and the
 // page scrolls by what that moved the reader's section; a scroll re-reads the place.
+// Where a jump to el puts its top: the page's scroll padding (under the where-bar) plus el's
+// own scroll margin, as the browser computes it for a #hash.
+function jumpTop(el) {
+  if (typeof getComputedStyle !== 'function') return 0;
+  const pad = parseFloat(getComputedStyle(document.documentElement).scrollPaddingTop) || 0;
+  return pad + (parseFloat(getComputedStyle(el).scrollMarginTop) || 0);
+}
+
 function keepPlace(sections) {
   if (typeof ResizeObserver === 'undefined') return Object.assign(() => {}, { settle() {} });
   const root = document.documentElement;
   root.classList.add('lesson-mounting');
   let anchor = null, anchorTop = 0, y = 0;
+  let jumpTarget = null;   // a same-page link's target, until the first look after its click (onLink)
   // residual: a move of the same anchor too small to scroll for, kept in the baseline so that
   // many of them add up to a scroll instead of drifting the place
   const read = (residual = 0) => {
@@ -64,6 +73,16 @@ function keepPlace(sections) {
   // after a jump, ended 2–3 px higher once all seventeen had mounted).
   const adjust = () => {
     let residual = 0;
+    if (jumpTarget) {
+      // the first look after a same-page link's click (onLink below): its target where the
+      // browser puts it, under the scroll padding, whatever grew since the click
+      const el = jumpTarget;
+      jumpTarget = null;
+      const moved = el.getBoundingClientRect().top - jumpTop(el);
+      if (Math.abs(moved) >= 1) window.scrollTo({ top: window.scrollY + moved, behavior: 'instant' });
+      read();
+      return;
+    }
     if (anchor && y > 0) {
       const scrolled = window.scrollY;
       const place = anchorTop - (scrolled - y);   // where the reader's own scrolling put the anchor
@@ -80,9 +99,27 @@ function keepPlace(sections) {
   for (const s of sections) ro.observe(s);
   window.addEventListener('scroll', onScroll, { passive: true });
   // A same-page link (the contents, the where-bar's links, a citation) jumps to a place the
-  // browser computes from the layout as it is now, growth included: take that growth in
-  // before the jump (capture phase: before the link's own handlers and its default action).
-  const onLink = (ev) => { if (ev.target?.closest?.('a[href^="#"]')) adjust(); };
+  // browser computes from the layout: take in what grew before the click (capture phase:
+  // before the link's own handlers and its default action). Chromium scrolls to the target only
+  // at its next frame, with the layout as it is then: a section that grows between the click
+  // and that frame is taken in by the jump itself, and counted again from the place read at
+  // the click it moved the reader twice (chapter 5's heading 337 px above the screen,
+  // reader-path under load). So the first look after the click puts the target where the
+  // browser puts it (jumpTarget in adjust), and the place is kept from there. Two frames on,
+  // the jump and its scroll event are past: a link to where the reader already is scrolls
+  // nothing, and their own scrolling after it must not be undone.
+  const onLink = (ev) => {
+    const link = ev.target?.closest?.('a[href^="#"]');
+    if (!link) return;
+    adjust();
+    const id = decodeURIComponent(link.getAttribute?.('href')?.slice(1) || '');
+    const el = id ? document.getElementById(id) : null;
+    if (!el) return;
+    jumpTarget = el;
+    if (typeof requestAnimationFrame === 'function') {
+      requestAnimationFrame(() => requestAnimationFrame(() => { if (jumpTarget === el) jumpTarget = null; }));
+    }
+  };
   document.addEventListener('click', onLink, true);
   let released = false;
   const release = () => {
