@@ -276,6 +276,27 @@ test('a section that grows between a link\'s click and the jump: the target ends
   }
 });
 
+test('a link whose own handler cancels the jump (the where-bar\'s "top") is not taken for a jump to its target', async () => {
+  const { lazyMount } = await load();
+  const [intro, s1, s2, s3] = IDS.map((id) => dom.elements.get(id));
+  const jump = dom.scrollMovesPage();
+  dom.window.scrollY = 1010;
+  intro.top = -910; intro.height = 1000;
+  s1.top = 90; s1.height = 1000;
+  s2.top = 1090; s2.height = 1000;
+  s3.top = 2090; s3.height = 1000;
+  lazyMount({ ids: IDS, mount: () => {} });
+  const link = { closest: (sel) => (sel === 'a[href^="#"]' ? link : null), getAttribute: (k) => (k === 'href' ? '#s3' : null) };
+  dom.click(link);
+  const done = new Event('click', { cancelable: true });
+  done.preventDefault();                  // its handler went to the top of the page itself
+  dom.window.dispatchEvent(done);
+  jump(-1010);
+  dom.window.dispatchEvent(new Event('scroll'));
+  assert.equal(dom.window.scrollY, 0, 'the page stays at the top');
+  assert.equal(s3.top, 3100, 's3 was not scrolled to');
+});
+
 test('at the very top of the page, what grows there stays in view (no scroll away from the resume offer)', async () => {
   const { lazyMount } = await load();
   const [intro, s1] = [dom.elements.get('intro'), dom.elements.get('s1')];

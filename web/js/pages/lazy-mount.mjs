@@ -112,7 +112,8 @@ function keepPlace(sections) {
     const link = ev.target?.closest?.('a[href^="#"]');
     if (!link) return;
     adjust();
-    const id = decodeURIComponent(link.getAttribute?.('href')?.slice(1) || '');
+    let id = '';
+    try { id = decodeURIComponent(link.getAttribute?.('href')?.slice(1) || ''); } catch { /* not a valid id */ }
     const el = id ? document.getElementById(id) : null;
     if (!el) return;
     jumpTarget = el;
@@ -120,13 +121,18 @@ function keepPlace(sections) {
       requestAnimationFrame(() => requestAnimationFrame(() => { if (jumpTarget === el) jumpTarget = null; }));
     }
   };
+  // A link whose own handler cancels the jump and scrolls by itself (the where-bar's "top" goes
+  // to the very top, not to #main): no jump to keep. (Bubble phase on window: after its handlers.)
+  const onLinkDone = (ev) => { if (ev.defaultPrevented) jumpTarget = null; };
   document.addEventListener('click', onLink, true);
+  window.addEventListener('click', onLinkDone);
   let released = false;
   const release = () => {
     released = true;
     ro.disconnect();
     window.removeEventListener('scroll', onScroll);
     document.removeEventListener('click', onLink, true);
+    window.removeEventListener('click', onLinkDone);
     root.classList.remove('lesson-mounting');
   };
   // Before the page scrolls by itself (to the #hash, to a saved reading place): take in what
