@@ -30,13 +30,6 @@ import { keyboardStop, holdTabWhileNextMounts } from '../widgets/tab-stops.mjs';
 import { nearWatcher } from '../widgets/near-watcher.mjs';
 import { pageItems } from '../widgets/lazy-item.mjs';
 
-// The reader's place while sections mount: the browser's own scroll anchoring picks an element
-// of a section that is still to grow (a section above, whose last lines show under the fixed
-// where-bar, or a placeholder the mount removes), and a reader who jumped to s9 saw it pushed
-// down by the height of s8 (68 → 1609 px). So while sections mount, the page keeps the top of
-// the section under the line a quarter down the screen where it was, itself: browser anchoring is off
-// (html.lesson-mounting, site.css), a ResizeObserver sees any section change height and the
-// page scrolls by what that moved the reader's section; a scroll re-reads the place.
 // Where a jump to el puts its top: the page's scroll padding (under the where-bar) plus el's
 // own scroll margin, as the browser computes it for a #hash.
 function jumpTop(el) {
@@ -45,6 +38,13 @@ function jumpTop(el) {
   return pad + (parseFloat(getComputedStyle(el).scrollMarginTop) || 0);
 }
 
+// The reader's place while sections mount: the browser's own scroll anchoring picks an element
+// of a section that is still to grow (a section above, whose last lines show under the fixed
+// where-bar, or a placeholder the mount removes), and a reader who jumped to s9 saw it pushed
+// down by the height of s8 (68 → 1609 px). So while sections mount, the page keeps the top of
+// the section under the line a quarter down the screen where it was, itself: browser anchoring is off
+// (html.lesson-mounting, site.css), a ResizeObserver sees any section change height and the
+// page scrolls by what that moved the reader's section; a scroll re-reads the place.
 function keepPlace(sections) {
   if (typeof ResizeObserver === 'undefined') return Object.assign(() => {}, { settle() {} });
   const root = document.documentElement;
