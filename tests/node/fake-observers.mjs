@@ -9,6 +9,7 @@
 //   dom.scroll()            // the reader's first scroll (a 'scroll' event on window)
 //   dom.click(target)       // a click event on document whose target is `target`
 //   dom.scrollMovesPage()   // window.scrollTo moves the elements; returns jump(d), the browser's own scroll
+//   dom.computedStyle(fn)   // getComputedStyle(el) → fn(el) (restored by uninstall)
 //   dom.observers           // every IntersectionObserver made: {rootMargin, observed, disconnected}
 //   dom.uninstall()
 class FakeElement extends EventTarget {
@@ -30,7 +31,7 @@ class FakeElement extends EventTarget {
 }
 
 export function installFakeObservers(ids) {
-  const saved = Object.fromEntries(['document', 'window', 'location', 'IntersectionObserver', 'ResizeObserver']
+  const saved = Object.fromEntries(['document', 'window', 'location', 'IntersectionObserver', 'ResizeObserver', 'getComputedStyle']
     .map((k) => [k, Object.getOwnPropertyDescriptor(globalThis, k)]));
   const elements = new Map(ids.map((id) => [id, new FakeElement('section', id)]));
   const classes = new Set();
@@ -101,6 +102,8 @@ export function installFakeObservers(ids) {
       win.scrollTo = ({ top }) => { const to = whole ? Math.round(top) : top; win.scrolls.push(to); jump(to - win.scrollY); };
       return jump;
     },
+    /** getComputedStyle(el) answers fn(el) until uninstall(). */
+    computedStyle(fn) { set('getComputedStyle', fn); },
     /** A click that reaches the document with `target` (which has its own closest()). */
     click(target) {
       const ev = new Event('click');

@@ -216,25 +216,37 @@ test('after the reader jumps down, the section they jumped to is the one kept in
   assert.equal(s3.top, 90, 's3 stays where the jump put it');
 });
 
-// A link's jump lands where the browser computes from the layout at the click, growth
-// included; the scroll event that follows must not move the reader by that growth again
-// (the kind of double move that would explain reader-path's resume failure, chapter 5's
-// heading 2,276 px above the screen).
-test('a section that grew just before a same-page link is clicked: the section jumped to stays where the link put it', async () => {
+// The reader in s1 (the page scrolled 1,010 px, intro above the screen, four 1,000 px sections),
+// keepPlace started; jump(d) is the browser's own scroll.
+async function readerInS1() {
   const { lazyMount } = await load();
   const [intro, s1, s2, s3] = IDS.map((id) => dom.elements.get(id));
   const jump = dom.scrollMovesPage();
-  dom.window.scrollY = 1010;              // the reader is in s1, intro above the screen
+  dom.window.scrollY = 1010;
   intro.top = -910; intro.height = 1000;
   s1.top = 90; s1.height = 1000;
   s2.top = 1090; s2.height = 1000;
   s3.top = 2090; s3.height = 1000;
   lazyMount({ ids: IDS, mount: () => {} });
+  return { intro, s1, s2, s3, jump };
+}
+// A same-page link as lazy-mount sees the click's target (href: its getAttribute, if given).
+const sameLink = (href) => {
+  const link = { closest: (sel) => (sel === 'a[href^="#"]' ? link : null) };
+  if (href) link.getAttribute = (k) => (k === 'href' ? href : null);
+  return link;
+};
+
+// A link's jump lands where the browser computes from the layout at the click, growth
+// included; the scroll event that follows must not move the reader by that growth again
+// (the kind of double move that would explain reader-path's resume failure, chapter 5's
+// heading 2,276 px above the screen).
+test('a section that grew just before a same-page link is clicked: the section jumped to stays where the link put it', async () => {
+  const { intro, s1, s2, s3, jump } = await readerInS1();
   // intro grows by 300 px; in the same task, before any observer reports, the reader clicks a
   // link to s3 (the contents): the click's listeners run, then the browser jumps to s3 as laid out now
   intro.height += 300; s1.top += 300; s2.top += 300; s3.top += 300;
-  const link = { closest: (sel) => (sel === 'a[href^="#"]' ? link : null) };
-  dom.click(link);
+  dom.click(sameLink());
   jump(s3.top - 90);                      // the link's jump: s3's heading at 90 px
   dom.window.dispatchEvent(new Event('scroll'));
   dom.resizeObservers[0].callback([]);    // the observer reports intro's growth after
@@ -250,44 +262,21 @@ test('a section that grew just before a same-page link is clicked: the section j
 // (reader-path under load: s4 grew 337 px in between, and chapter 5's heading ended 337 px
 // above the screen, the growth counted twice).
 test('a section that grows between a link\'s click and the jump: the target ends under the scroll padding', async () => {
-  const { lazyMount } = await load();
-  const [intro, s1, s2, s3] = IDS.map((id) => dom.elements.get(id));
-  const jump = dom.scrollMovesPage();
-  const had = Object.getOwnPropertyDescriptor(globalThis, 'getComputedStyle');
-  globalThis.getComputedStyle = (el) => ({ scrollPaddingTop: el === document.documentElement ? '45px' : '', scrollMarginTop: '0px' });
-  try {
-    dom.window.scrollY = 1010;              // the reader is in s1, intro above the screen
-    intro.top = -910; intro.height = 1000;
-    s1.top = 90; s1.height = 1000;
-    s2.top = 1090; s2.height = 1000;
-    s3.top = 2090; s3.height = 1000;
-    lazyMount({ ids: IDS, mount: () => {} });
-    const link = { closest: (sel) => (sel === 'a[href^="#"]' ? link : null), getAttribute: (k) => (k === 'href' ? '#s3' : null) };
-    dom.click(link);                        // nothing has grown yet
-    intro.height += 337; s1.top += 337; s2.top += 337; s3.top += 337;   // a mount task, before the next frame
-    jump(s3.top - 45);                      // the browser's jump, at that frame: s3 under the padding
-    dom.window.dispatchEvent(new Event('scroll'));
-    assert.equal(s3.top, 45, `s3 where the jump put it: ${s3.top}`);
-    s1.height += 500; s2.top += 500; s3.top += 500;   // later, s1 grows too
-    dom.resizeObservers[0].callback([]);
-    assert.equal(s3.top, 45, `s3 kept there: ${s3.top}`);
-  } finally {
-    if (had) Object.defineProperty(globalThis, 'getComputedStyle', had); else delete globalThis.getComputedStyle;
-  }
+  dom.computedStyle((el) => ({ scrollPaddingTop: el === document.documentElement ? '45px' : '', scrollMarginTop: '0px' }));
+  const { intro, s1, s2, s3, jump } = await readerInS1();
+  dom.click(sameLink('#s3'));             // nothing has grown yet
+  intro.height += 337; s1.top += 337; s2.top += 337; s3.top += 337;   // a mount task, before the next frame
+  jump(s3.top - 45);                      // the browser's jump, at that frame: s3 under the padding
+  dom.window.dispatchEvent(new Event('scroll'));
+  assert.equal(s3.top, 45, `s3 where the jump put it: ${s3.top}`);
+  s1.height += 500; s2.top += 500; s3.top += 500;   // later, s1 grows too
+  dom.resizeObservers[0].callback([]);
+  assert.equal(s3.top, 45, `s3 kept there: ${s3.top}`);
 });
 
 test('a link whose own handler cancels the jump (the where-bar\'s "top") is not taken for a jump to its target', async () => {
-  const { lazyMount } = await load();
-  const [intro, s1, s2, s3] = IDS.map((id) => dom.elements.get(id));
-  const jump = dom.scrollMovesPage();
-  dom.window.scrollY = 1010;
-  intro.top = -910; intro.height = 1000;
-  s1.top = 90; s1.height = 1000;
-  s2.top = 1090; s2.height = 1000;
-  s3.top = 2090; s3.height = 1000;
-  lazyMount({ ids: IDS, mount: () => {} });
-  const link = { closest: (sel) => (sel === 'a[href^="#"]' ? link : null), getAttribute: (k) => (k === 'href' ? '#s3' : null) };
-  dom.click(link);
+  const { s3, jump } = await readerInS1();
+  dom.click(sameLink('#s3'));
   const done = new Event('click', { cancelable: true });
   done.preventDefault();                  // its handler went to the top of the page itself
   dom.window.dispatchEvent(done);

@@ -6,24 +6,17 @@
 import { test, beforeEach, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { installFakeObservers } from './fake-observers.mjs';
+import { FakeStorage } from './fake-storage.mjs';
 import { PLACE_KEY } from '../../web/js/store/reading-place.mjs';
 
 const IDS = ['s4', 's5', 's6'];
 let dom;
-let restore;
 beforeEach(() => {
   dom = installFakeObservers(IDS);
-  const had = Object.getOwnPropertyDescriptor(globalThis, 'getComputedStyle');
   // no where-bar: the reading line is half a rem (8 px) from the top
-  globalThis.getComputedStyle = () => ({ getPropertyValue: () => '', fontSize: '16px' });
-  restore = () => { if (had) Object.defineProperty(globalThis, 'getComputedStyle', had); else delete globalThis.getComputedStyle; };
+  dom.computedStyle(() => ({ getPropertyValue: () => '', fontSize: '16px' }));
 });
-afterEach(() => { restore(); dom.uninstall(); });
-
-function memoryStorage() {
-  const m = new Map();
-  return { getItem: (k) => (m.has(k) ? m.get(k) : null), setItem: (k, v) => m.set(k, String(v)), removeItem: (k) => m.delete(k) };
-}
+afterEach(() => { dom.uninstall(); });
 
 // The reader at chapter 5: s5's heading on the reading line, s4 above, the page scrolled down.
 async function readerAtS5() {
@@ -36,7 +29,7 @@ async function readerAtS5() {
   dom.window.scrollY = 5000;
   dom.scrollMovesPage({ whole: true });
   const lazy = lazyMount({ ids: IDS, mount: () => new Promise(() => {}), items: { widen() {}, buildAll() {} } });
-  const storage = memoryStorage();
+  const storage = new FakeStorage();
   const firstScreen = Promise.resolve();
   setupResume({ lang: 'fa', ids: IDS, start: lazy.start, settle: lazy.settlePlace, ctx: { tNode: (k) => k }, firstScreen, storage });
   await firstScreen;
