@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import * as lib from 'ts-fsrs';
 import { createScheduler, GRADES } from '../../web/js/practice/scheduler.mjs';
 import { openProgress } from '../../web/js/store/progress.mjs';
+import { FakeStorage } from './fake-storage.mjs';
 
 const sched = createScheduler(lib);
 const T0 = new Date('2025-05-01T08:00:00.000Z');
@@ -66,8 +67,7 @@ test('dueCards: overdue first, new deck cards last, future cards absent', () => 
 });
 
 test('recordReview stores a card the progress schema accepts, and it survives a reload', () => {
-  const mem = new Map();
-  const storage = { getItem: (k) => mem.get(k) ?? null, setItem: (k, v) => mem.set(k, v), removeItem: (k) => mem.delete(k) };
+  const storage = new FakeStorage();
   const store = openProgress({ storage });
   assert.deepEqual(sched.recordReview(store, 'card.scale', 'good', T0), { ok: true });
   assert.deepEqual(sched.recordReview(store, 'card.scale', 'good', new Date(T0.getTime() + 600e3)), { ok: true });
